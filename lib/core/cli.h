@@ -1,0 +1,84 @@
+/*
+ * Command-line parsing for programs (cmd/ only), on getopt_long.
+ *
+ * A program describes its options once, in a table of struct core_opt, and
+ * gets for free:
+ *   -h, --help     usage, summary and option list on stdout, exit 0
+ *   --version      "prog (rlkit) VERSION" on stdout, exit 0
+ *   --list-opts    machine-readable option list on stdout, exit 0; the
+ *                  completion generator (completion/generate) reads it
+ *   a bad option   "prog: error: ..." and the usage lines on stderr, exit 2
+ *
+ * --list-opts prints one tab-separated line per option:
+ *   option <TAB> -s <TAB> --long <TAB> ARG <TAB> choices <TAB> help
+ * (empty fields stay empty; choices are "a|b|c"), and one line per
+ * subcommand:
+ *   command <TAB> name <TAB> help
+ *
+ * The usage lines are the contract with the man page: the SYNOPSIS of
+ * man/man1/<prog>.1 renders to the same text (checked by a test).
+ */
+#ifndef CORE_CLI_H
+#define CORE_CLI_H
+
+#include <getopt.h>
+
+/* Keys for long-only options start here, so they never clash with letters. */
+#define CORE_OPT_LONG_ONLY 256
+
+struct core_opt {
+	const char *name;	/* long name without "--"; NULL ends the table */
+	int key;		/* short letter, or CORE_OPT_LONG_ONLY + n */
+	const char *arg;	/* argument name such as "FILE", NULL for a flag */
+	const char *help;	/* one line, lowercase, no full stop */
+	const char *choices;	/* "table|csv|json" for completion, or NULL */
+};
+
+struct core_cmd {
+	const char *name;	/* NULL ends the table */
+	const char *help;
+};
+
+struct core_cli {
+	/* Usage lines without the program name, separated by '\n'. */
+	const char *usage;
+	/* One sentence said under the usage lines in --help. */
+	const char *summary;
+	/* Optional text printed after the option list (commands, examples). */
+	const char *footer;
+	const struct core_opt *opts;
+	/* Optional subcommands, listed by --list-opts for completion. */
+	const struct core_cmd *cmds;
+	/* Stop at the first non-option (programs that run a COMMAND). */
+	int stop_at_nonopt;
+};
+
+/*
+ * Parse argv.  For each option of cli->opts, calls handle(key, optarg, ctx);
+ * the handler returns 0, or calls core_cli_usage_error() itself.
+ * Handles the built-in options as described above.
+ * Returns optind: the index of the first operand.
+ */
+int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
+		   int (*handle)(int key, const char *arg, void *ctx), void *ctx);
+
+/* Print "prog: error: <msg>", the usage lines and a --help hint to stderr;
+ * exit 2. */
+_Noreturn void core_cli_usage_error(const struct core_cli *cli,
+				    const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Print the full help to stdout (used by -h). */
+void core_cli_help(const struct core_cli *cli);
+
+/* The toolkit version, "X.Y.Z". */
+const char *core_cli_version(void);
+
+/*
+ * Number parsing for option arguments: the whole string must be a number
+ * within [min, max].  Return 0, or -EINVAL / -ERANGE.
+ */
+int core_cli_parse_long(const char *s, long min, long max, long *out);
+int core_cli_parse_double(const char *s, double min, double max, double *out);
+
+#endif
