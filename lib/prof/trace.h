@@ -1,0 +1,81 @@
+/*
+ * The rlprof trace model: the contract between rlprof-record,
+ * rlprof-calibrate and rlprof-report.  man/man5/rlprof-trace.5 is the
+ * user-facing description; this header is the source of truth for names.
+ *
+ * A trace is a table of events, one per row, in no particular order across
+ * threads.  In CSV it has this header row:
+ *
+ *   kind,pid,tid,start_ns,end_ns,name,category,domain,device,stream,correlation,value,detail
+ *
+ * and in JSON Lines each event is an object with the same keys (empty
+ * fields omitted).  Timestamps are integer nanoseconds of CLOCK_REALTIME
+ * (nanoseconds since the Unix epoch), the base CUPTI reports too.
+ *
+ * Kinds and the fields they use (others are empty):
+ *   meta     name=key, detail=value (clock, version, command, host, ...)
+ *   process  pid, start_ns, end_ns, name=command, value=parent pid,
+ *            detail="exit N" | "signal NAME" | "killed" | "running"
+ *   thread   pid, tid, start_ns, end_ns, name=thread name
+ *   op       an operation range (NVTX push/pop or start/end, C API,
+ *            Python): pid, tid, start_ns, end_ns, name, domain,
+ *            value=nesting depth (0 outermost), detail="unclosed" when still
+ *            open when the process ended (end_ns is then the process end)
+ *   mark     an instant: pid, tid, start_ns=end_ns, name, domain
+ *   phase    a training phase (C API, Python): pid, tid, start_ns, end_ns, name
+ *   cpu      a CPU category interval: pid, tid, start_ns, end_ns,
+ *            category=python|simulator|backend|cuda_api|wait
+ *            (time of an operation covered by no cpu row is "native")
+ *   gpu      GPU activity: pid, start_ns, end_ns, name (kernel name),
+ *            category=kernel|memcpy|memset, device, stream, correlation
+ *   counter  pid, tid, start_ns=end_ns, name, value
+ *   warning  pid, tid, start_ns, detail=what happened ("unbalanced pop",
+ *            "dropped N events", ...)
+ */
+#ifndef PROF_TRACE_H
+#define PROF_TRACE_H
+
+#include <stdint.h>
+
+#define PROF_TRACE_HEADER \
+	"kind,pid,tid,start_ns,end_ns,name,category,domain,device,stream,correlation,value,detail"
+#define PROF_TRACE_COLUMNS 13
+
+enum prof_kind {
+	PROF_KIND_META,
+	PROF_KIND_PROCESS,
+	PROF_KIND_THREAD,
+	PROF_KIND_OP,
+	PROF_KIND_MARK,
+	PROF_KIND_PHASE,
+	PROF_KIND_CPU,
+	PROF_KIND_GPU,
+	PROF_KIND_COUNTER,
+	PROF_KIND_WARNING,
+	PROF_KIND_COUNT
+};
+
+/* Categories of cpu and gpu rows, and of breakdown rows in reports. */
+enum prof_category {
+	PROF_CAT_NONE,		/* empty field */
+	PROF_CAT_PYTHON,
+	PROF_CAT_SIMULATOR,
+	PROF_CAT_BACKEND,
+	PROF_CAT_CUDA_API,
+	PROF_CAT_NATIVE,	/* reports only: CPU time covered by no cpu row */
+	PROF_CAT_WAIT,
+	PROF_CAT_GPU,		/* reports only: GPU time */
+	PROF_CAT_KERNEL,	/* gpu rows */
+	PROF_CAT_MEMCPY,
+	PROF_CAT_MEMSET,
+	PROF_CAT_COUNT
+};
+
+/* Lowercase names as they appear in traces ("op", "cuda_api"). */
+const char *prof_kind_name(enum prof_kind k);
+const char *prof_category_name(enum prof_category c);
+/* Name to value; -1 when unknown. */
+int prof_kind_parse(const char *s);
+int prof_category_parse(const char *s);
+
+#endif
