@@ -231,7 +231,7 @@ install-completion:
 
 install-data: all
 	install -d '$(DESTDIR)$(DATADIR)/rlkit'
-	cp -R share/. '$(DESTDIR)$(DATADIR)/rlkit/'
+	if [ -d share ]; then cp -R share/. '$(DESTDIR)$(DATADIR)/rlkit/'; fi
 	$(INSTALL_DATA_EXTRA)
 
 uninstall:
