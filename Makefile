@@ -17,6 +17,7 @@
 #   install-completion bash and zsh completions
 #   install-data       share/ (Python module, examples, ROMs) into $(DATADIR)/rlkit
 #   uninstall          remove what install put in place
+#   fuzzers            build the libFuzzer targets in tests/fuzz (needs clang)
 #   completions        regenerate completion/ from the programs' --list-opts
 #   clean              remove the build folder
 #
@@ -110,7 +111,7 @@ LIB_SRCS :=
 EXTRA_TARGETS :=
 DEMOS :=
 DEB_PACKAGES := gcc make pkg-config libjansson-dev libcsv-dev bats bats-assert \
-	bats-support groff-base python3 python3-pip
+	bats-support groff-base python3 python3-pip clang libclang-rt-dev
 PIP_PACKAGES :=
 
 PROGRAMS := $(patsubst cmd/%.c,%,$(wildcard cmd/*.c))
@@ -126,9 +127,18 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(filter-out tests/unit/test.c,$(UNIT_SRCS)))
 UNIT_OBJ := $(O)/obj/tests/unit/test.o
 
+# libFuzzer targets: tests/fuzz/<area>-<name>.c links lib/core and lib/<area>,
+# built with clang (always with ASan and UBSan); tests/02-fuzz.bats runs them.
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -pthread -Ilib $(JANSSON_CFLAGS) \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(wildcard tests/fuzz/*.c))
+fuzz_area = $(firstword $(subst -, ,$(1)))
+fuzz_objs = $(patsubst %.c,$(O)/fuzz-obj/%.o,$(filter lib/core/% lib/$(call fuzz_area,$(1))/%,$(LIB_SRCS)))
+
 .PHONY: all check demo deps install install-bin install-lib install-man \
 	install-completion install-data uninstall completions clean check-libs \
-	unit-tests FORCE
+	unit-tests fuzzers FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -174,11 +184,24 @@ $(O)/tests/%: $(O)/obj/tests/unit/%.o $(UNIT_OBJ) $(LIB_A)
 
 unit-tests: $(UNIT_BINS)
 
+fuzzers: $(FUZZ_BINS)
+
+$(O)/fuzz-obj/%.o: %.c $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) FUZZCC $<
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(O)/fuzz/%: tests/fuzz/%.c $$(call fuzz_objs,$$*)
+	@mkdir -p $(@D)
+	$(quiet) FUZZLD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIB_EXTRA_LIBS) $(BASE_LIBS)
+
 deps:
 	$(Q)DEB_PACKAGES='$(sort $(DEB_PACKAGES))' PIP_PACKAGES='$(sort $(PIP_PACKAGES))' sh .ci/deps
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all unit-tests
+	$(Q)if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzzers; fi
 	$(Q)RLKIT_BUILD='$(abspath $(O))' RLKIT_SANITIZE='$(SANITIZE)' tests/run
 
 demo: deps
@@ -251,4 +274,4 @@ clean:
 
 FORCE:
 
--include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(O)/obj $(O)/fuzz-obj -name '*.d' 2>/dev/null)
