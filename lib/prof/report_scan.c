@@ -1,0 +1,262 @@
+#include "prof/report_scan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "prof/breakdown.h"
+
+#define RUN_BUF 4096
+
+struct run {
+	FILE *fp;
+	struct prof_ev *buf;
+	size_t n, pos;
+};
+
+static int ev_qcmp(const void *a, const void *b)
+{
+	return prof_ev_cmp(a, b);
+}
+
+static int sink_err(int ret, const char *name, struct core_error *err)
+{
+	if (err && !err->code)
+		core_error_set(err, ret, "out of memory analysing '%s'", name);
+	return ret;
+}
+
+static int write_run(struct prof_ev *v, size_t n, struct run **runs, size_t *nruns,
+		     const char *name, struct core_error *err)
+{
+	struct run *nr = realloc(*runs, (*nruns + 1) * sizeof(*nr));
+	FILE *fp;
+
+	if (!nr)
+		return core_error_set(err, -ENOMEM, "out of memory");
+	*runs = nr;
+	qsort(v, n, sizeof(*v), ev_qcmp);
+	if (!(fp = tmpfile()))
+		return core_error_errno(err, errno, "creating a temporary file to sort '%s'", name);
+	if (fwrite(v, sizeof(*v), n, fp) != n || fflush(fp) != 0) {
+		fclose(fp);
+		return core_error_errno(err, errno ? errno : EIO,
+					"writing a temporary file to sort '%s'", name);
+	}
+	rewind(fp);
+	nr[*nruns] = (struct run){ fp, NULL, 0, 0 };
+	(*nruns)++;
+	return 0;
+}
+
+static int run_fill(struct run *r)
+{
+	r->pos = 0;
+	r->n = fread(r->buf, sizeof(*r->buf), RUN_BUF, r->fp);
+	return ferror(r->fp) ? -EIO : 0;
+}
+
+/* Merge the runs into the sink with a heap of run indices. */
+static int merge(struct run *runs, size_t nruns, const struct prof_scan_sink *sink,
+		 const struct prof_trace_reader *rd, const char *name, struct core_error *err)
+{
+	size_t *heap = malloc(nruns * sizeof(*heap)), nh = 0, i;
+	int ret = 0;
+
+	if (!heap)
+		return core_error_set(err, -ENOMEM, "out of memory");
+	for (i = 0; i < nruns; i++) {
+		if (!(runs[i].buf = malloc(RUN_BUF * sizeof(*runs[i].buf)))) {
+			ret = core_error_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		if (run_fill(&runs[i]) < 0)
+			goto ioerr;
+		if (runs[i].n)
+			heap[nh++] = i;
+	}
+#define HEAD(k) (&runs[heap[k]].buf[runs[heap[k]].pos])
+	/* Heapify, then pop the smallest head until every run is empty. */
+	for (i = nh / 2; i-- > 0;) {
+		size_t j = i, c;
+
+		while ((c = 2 * j + 1) < nh) {
+			if (c + 1 < nh && prof_ev_cmp(HEAD(c + 1), HEAD(c)) < 0)
+				c++;
+			if (prof_ev_cmp(HEAD(c), HEAD(j)) >= 0)
+				break;
+			size_t t = heap[c];
+			heap[c] = heap[j];
+			heap[j] = t;
+			j = c;
+		}
+	}
+	while (nh) {
+		struct run *r = &runs[heap[0]];
+		size_t j = 0, c;
+
+		if ((ret = sink->event(sink->ctx, rd, &r->buf[r->pos])) < 0) {
+			sink_err(ret, name, err);
+			goto out;
+		}
+		if (++r->pos == r->n && run_fill(r) < 0)
+			goto ioerr;
+		if (!r->n)
+			heap[0] = heap[--nh];
+		while ((c = 2 * j + 1) < nh) {
+			if (c + 1 < nh && prof_ev_cmp(HEAD(c + 1), HEAD(c)) < 0)
+				c++;
+			if (prof_ev_cmp(HEAD(c), HEAD(j)) >= 0)
+				break;
+			size_t t = heap[c];
+			heap[c] = heap[j];
+			heap[j] = t;
+			j = c;
+		}
+	}
+#undef HEAD
+	goto out;
+ioerr:
+	ret = core_error_errno(err, EIO, "reading a temporary file to sort '%s'", name);
+out:
+	free(heap);
+	return ret;
+}
+
+/* Second pass: sort in chunks, spill runs, merge. */
+static int sorted_pass(struct prof_trace_reader *rd, size_t chunk,
+		       const struct prof_scan_sink *sink, const char *name,
+		       struct prof_scan_stats *stats, struct core_error *err)
+{
+	struct prof_ev *v = malloc(chunk * sizeof(*v));
+	struct run *runs = NULL;
+	size_t n = 0, nruns = 0, i;
+	int ret = 0;
+
+	if (!v)
+		return core_error_set(err, -ENOMEM, "out of memory");
+	for (;;) {
+		ret = prof_trace_read(rd, &v[n], err);
+		if (ret < 0)
+			goto out;
+		if (ret > 0 && stats)
+			stats->events++;
+		if (ret > 0 && ++n < chunk)
+			continue;
+		if (ret == 0 && !nruns)
+			break;
+		if (n && (ret = write_run(v, n, &runs, &nruns, name, err)) < 0)
+			goto out;
+		n = 0;
+		if (ret == 0)
+			break;
+	}
+	if (stats)
+		stats->runs = nruns;
+	ret = 0;
+	if (!nruns) {
+		qsort(v, n, sizeof(*v), ev_qcmp);
+		for (i = 0; i < n && ret >= 0; i++)
+			ret = sink->event(sink->ctx, rd, &v[i]);
+		if (ret < 0)
+			sink_err(ret, name, err);
+	} else {
+		free(v);
+		v = NULL;
+		ret = merge(runs, nruns, sink, rd, name, err);
+	}
+out:
+	for (i = 0; i < nruns; i++) {
+		fclose(runs[i].fp);
+		free(runs[i].buf);
+	}
+	free(runs);
+	free(v);
+	return ret;
+}
+
+int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
+		     const struct prof_scan_sink *sink,
+		     struct prof_trace_reader **reader,
+		     struct prof_scan_stats *stats, struct core_error *err)
+{
+	struct prof_trace_reader *rd = NULL;
+	struct prof_ev ev, prev;
+	struct stat sb;
+	FILE *tee = NULL;
+	off_t start = -1;
+	int ret, have = 0;
+
+	*reader = NULL;
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (chunk < 2)
+		chunk = 2;
+	if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode))
+		start = ftello(fp);
+	if ((ret = prof_trace_reader_new(&rd, fp, name, read_flags, err)) < 0)
+		return ret;
+	if (start < 0) {
+		if (!(tee = tmpfile())) {
+			ret = core_error_errno(err, errno, "creating a temporary file to sort '%s'", name);
+			goto fail;
+		}
+		prof_trace_reader_tee(rd, tee);
+	}
+	while ((ret = prof_trace_read(rd, &ev, err)) > 0) {
+		if (have && prof_ev_cmp(&prev, &ev) > 0)
+			break;
+		if ((ret = sink->event(sink->ctx, rd, &ev)) < 0) {
+			sink_err(ret, name, err);
+			goto fail;
+		}
+		if (stats)
+			stats->events++;
+		prev = ev;
+		have = 1;
+	}
+	if (ret < 0)
+		goto fail;
+	if (ret == 0) {
+		if (stats)
+			stats->sorted = 1;
+		if (tee)
+			fclose(tee);
+		*reader = rd;
+		return 0;
+	}
+	/* Out of order: start again, sorting. */
+	prof_trace_reader_free(rd);
+	rd = NULL;
+	if ((ret = sink->restart(sink->ctx)) < 0) {
+		sink_err(ret, name, err);
+		goto fail;
+	}
+	if (tee) {
+		if (fflush(tee) != 0) {
+			ret = core_error_errno(err, errno, "writing a temporary file to sort '%s'", name);
+			goto fail;
+		}
+		rewind(tee);
+	} else if (fseeko(fp, start, SEEK_SET) != 0) {
+		ret = core_error_errno(err, errno, "rewinding '%s'", name);
+		goto fail;
+	}
+	if ((ret = prof_trace_reader_new2(&rd, tee, fp, name, read_flags, err)) < 0)
+		goto fail;
+	if (stats)
+		stats->events = 0;
+	ret = sorted_pass(rd, chunk, sink, name, stats, err);
+	if (ret < 0)
+		goto fail;
+	if (tee)
+		fclose(tee);
+	*reader = rd;
+	return 0;
+fail:
+	if (tee)
+		fclose(tee);
+	prof_trace_reader_free(rd);
+	return ret;
+}
