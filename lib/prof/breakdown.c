@@ -383,7 +383,8 @@ static struct prof_gpu_util *gpu_get(struct prof_breakdown *bd, int32_t device)
 
 static int gpu_add(struct prof_breakdown *bd, const struct prof_ev *ev)
 {
-	static const int64_t period[2] = { PROF_SMI_PERIOD_MIN, PROF_SMI_PERIOD_MAX };
+	/* Windows per second, so that 1/6 s windows are exact. */
+	static const int64_t per_s[2] = { 6, 1 };
 	struct prof_gpu_util *g = gpu_get(bd, ev->device);
 	int64_t a = ev->start > bd->lo ? ev->start : bd->lo;
 	int64_t b = ev->end < bd->hi ? ev->end : bd->hi;
@@ -405,8 +406,8 @@ static int gpu_add(struct prof_breakdown *bd, const struct prof_ev *ev)
 		return 0;
 	for (i = 0; i < 2; i++) {
 		int64_t base = bd->lo > bd->t0 ? bd->lo : bd->t0;
-		int64_t w0 = (a - base) / period[i];
-		int64_t w1 = (b > a ? b - 1 - base : a - base) / period[i];
+		int64_t w0 = (a - base) * per_s[i] / 1000000000;
+		int64_t w1 = (b > a ? b - 1 - base : a - base) * per_s[i] / 1000000000;
 
 		if (w0 <= g->last[i])
 			w0 = g->last[i] + 1;
@@ -491,8 +492,8 @@ int prof_breakdown_finish(struct prof_breakdown *bd, const struct prof_trace_rea
 			g->busy += g->uend - g->ustart;
 		g->ustart = g->uend = INT64_MIN;
 		g->span = b > a ? b - a : 0;
-		g->windows[0] = (uint64_t)((g->span + PROF_SMI_PERIOD_MIN - 1) / PROF_SMI_PERIOD_MIN);
-		g->windows[1] = (uint64_t)((g->span + PROF_SMI_PERIOD_MAX - 1) / PROF_SMI_PERIOD_MAX);
+		g->windows[0] = (uint64_t)((g->span * 6 + 999999999) / 1000000000);
+		g->windows[1] = (uint64_t)((g->span + 999999999) / 1000000000);
 	}
 	/* Processes known only from process rows count too. */
 	for (i = 0; i < np; i++)

@@ -118,8 +118,4 @@ void prof_breakdown_free(struct prof_breakdown *bd);
 /* The order of events the sweep needs; <0, 0, >0 like strcmp. */
 int prof_ev_cmp(const struct prof_ev *a, const struct prof_ev *b);
 
-/* Nanoseconds in the two nvidia-smi sampling periods. */
-#define PROF_SMI_PERIOD_MIN 166666667
-#define PROF_SMI_PERIOD_MAX 1000000000
-
 #endif
