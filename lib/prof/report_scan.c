@@ -146,8 +146,14 @@ static int sorted_pass(struct prof_trace_reader *rd, size_t chunk,
 			continue;
 		if (ret == 0 && !nruns)
 			break;
-		if (n && (ret = write_run(v, n, &runs, &nruns, name, err)) < 0)
-			goto out;
+		if (n) {
+			int wret = write_run(v, n, &runs, &nruns, name, err);
+
+			if (wret < 0) {
+				ret = wret;
+				goto out;
+			}
+		}
 		n = 0;
 		if (ret == 0)
 			break;
