@@ -13,6 +13,7 @@
 #include "core/cli.h"
 #include "core/exitcode.h"
 #include "core/msg.h"
+#include "core/progress.h"
 #include "prof/breakdown.h"
 #include "prof/report.h"
 #include "prof/report_chrome.h"
@@ -124,12 +125,16 @@ struct job {
 	struct prof_chrome *chrome;
 	FILE *chrome_fp;
 	struct prof_trace_reader *reader;
+	struct core_progress progress;
+	uint64_t seen;
 };
 
 static int on_event(void *ctx, const struct prof_trace_reader *r, const struct prof_ev *ev)
 {
 	struct job *j = ctx;
 
+	if (!(++j->seen & 0xffff))
+		core_progress_update(&j->progress, j->seen);
 	if (j->a->has_pid && ev->pid != j->a->pid)
 		return 0;
 	if (j->chrome)
@@ -141,11 +146,16 @@ static int on_restart(void *ctx)
 {
 	struct job *j = ctx;
 
+	j->seen = 0;
 	if (j->chrome)
 		return prof_chrome_restart(j->chrome);
 	prof_breakdown_free(j->bd);
 	j->bd = NULL;
-	return prof_breakdown_new(&j->bd, j->a->from, j->a->to);
+	if (prof_breakdown_new(&j->bd, j->a->from, j->a->to) < 0)
+		return -ENOMEM;
+	if (j->a->has_pid)
+		j->bd->only_pid = j->a->pid;
+	return 0;
 }
 
 static void report_problems(const struct prof_trace_reader *r)
@@ -172,12 +182,20 @@ static void load(struct job *j, const char *path)
 	const char *name = strcmp(path, "-") ? path : "standard input";
 	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	int flags = (j->a->strict ? PROF_READ_STRICT : 0) | (j->chrome ? PROF_READ_ALL_NAMES : 0);
+	int ret;
 
 	if (!fp)
 		core_msg_die(CORE_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
 	if (!j->chrome && prof_breakdown_new(&j->bd, j->a->from, j->a->to) < 0)
 		core_msg_die(CORE_EXIT_FAIL, "out of memory");
-	if (prof_report_scan(fp, name, flags, j->a->chunk, &sink, &j->reader, NULL, &err) < 0)
+	if (j->bd && j->a->has_pid)
+		j->bd->only_pid = j->a->pid;
+	if (j->chrome && j->a->has_pid)
+		prof_chrome_only(j->chrome, j->a->pid);
+	core_progress_start(&j->progress, "events", 0);
+	ret = prof_report_scan(fp, name, flags, j->a->chunk, &sink, &j->reader, NULL, &err);
+	core_progress_finish(&j->progress);
+	if (ret < 0)
 		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	if (fp != stdin)
 		fclose(fp);
@@ -239,7 +257,8 @@ int main(int argc, char **argv)
 			  NULL, NULL, PROF_SCAN_CHUNK_DEFAULT };
 	struct core_atomic out = CORE_ATOMIC_INIT;
 	struct core_error err = CORE_ERROR_INIT;
-	struct job j = { &a, NULL, NULL, NULL, NULL }, o = { &a, NULL, NULL, NULL, NULL };
+	struct job j = { &a, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0 };
+	struct job o = { &a, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0 };
 	const char *path = "-";
 	int optind_, ret;
 

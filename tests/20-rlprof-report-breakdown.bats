@@ -74,11 +74,25 @@ all,[all],CPU+GPU,python,1.000,7.14
 all,[all],GPU,gpu,2.000,14.29"
 }
 
-@test "--process: only that process" {
+@test "--process: only that process, in every format" {
 	run rlprof-report -f csv -p 300 "$R/two.csv"
 	assert_success
 	refute_line --partial "200,"
 	assert_line "300,episode,GPU,gpu,2.000,50.00"
+	# Process 300 has a process row; it must not come back with -p 200.
+	run rlprof-report -f csv -p 200 "$R/two.csv"
+	assert_success
+	refute_line --partial "300,"
+	assert_line "200,load,CPU,simulator,2.000,20.00"
+	run rlprof-report -f chrome -p 200 "$R/two.csv"
+	assert_success
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert {e["pid"] for e in d["traceEvents"]} == {200}, d' "$output"
+	run rlprof-report -f csv -p 12345 "$R/two.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent"
 }
 
 # The trace starts at 0 (main_loop); the window 2..4 us holds only load

@@ -55,6 +55,15 @@ bad_trace() {
 	done
 }
 
+@test "bad input: non-finite and non-numeric values are malformed" {
+	for v in nan inf -inf 1e999 x; do
+		printf '%s\n%s\n' "$HDR" "counter,1,1,5,,c,,,,,,$v," > t.csv
+		run rlprof-report --strict -f csv t.csv
+		[ "$status" -eq 1 ] || fail "value $v accepted"
+		assert_output "rlprof-report: error: 't.csv': line 2: bad value '$v'"
+	done
+}
+
 @test "bad input: a truncated quoted field and truncated JSON Lines" {
 	printf '%s\n%s\n%s' "$HDR" "op,1,1,0,10,a,,,,,,0," 'op,1,1,0,5,"b' > t.csv
 	run rlprof-report --strict t.csv

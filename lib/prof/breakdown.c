@@ -103,6 +103,7 @@ int prof_breakdown_new(struct prof_breakdown **out, int64_t from, int64_t to)
 	bd->t0 = INT64_MAX;
 	bd->tend = INT64_MIN;
 	bd->lastproc = (size_t)-1;
+	bd->only_pid = -1;
 	*out = bd;
 	return 0;
 }
@@ -497,7 +498,8 @@ int prof_breakdown_finish(struct prof_breakdown *bd, const struct prof_trace_rea
 	}
 	/* Processes known only from process rows count too. */
 	for (i = 0; i < np; i++)
-		if (pr[i].start != INT64_MIN && pr[i].end != INT64_MAX && !proc_get(bd, pr[i].pid))
+		if (pr[i].start != INT64_MIN && pr[i].end != INT64_MAX &&
+		    (bd->only_pid < 0 || pr[i].pid == bd->only_pid) && !proc_get(bd, pr[i].pid))
 			return -ENOMEM;
 	for (i = 0; i < bd->nprocs; i++) {
 		struct prof_bd_process *p = &bd->procs[i];

@@ -101,12 +101,18 @@ struct prof_breakdown {
 	int64_t lo, hi;		/* the window, absolute; set by the first event */
 	int64_t from, to;	/* the window as given, relative to t0 */
 	uint64_t events;	/* events added */
+	int64_t only_pid;	/* -1: every process; else set before adding */
 	uint32_t *keymap;	/* reader string id -> key + 1 */
 	size_t nkeymap;
 	size_t lastproc;
 };
 
-/* [from, to): ns from the trace start; INT64_MIN, INT64_MAX: everything. */
+/*
+ * [from, to): ns from the trace start; INT64_MIN, INT64_MAX: everything.
+ * To keep one process only, set bd->only_pid before adding events: the
+ * caller still passes only its events, and process rows of other
+ * processes are then ignored too.
+ */
 int prof_breakdown_new(struct prof_breakdown **out, int64_t from, int64_t to);
 /* Add one event; `r` resolves its names.  Returns 0 or -ENOMEM. */
 int prof_breakdown_add(struct prof_breakdown *bd, const struct prof_trace_reader *r,

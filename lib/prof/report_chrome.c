@@ -18,6 +18,7 @@ struct synth {
 struct prof_chrome {
 	FILE *fp;
 	int64_t from, to, lo, hi;
+	int64_t only_pid;
 	int started, first;
 	struct synth *syn;
 	size_t nsyn, last;
@@ -42,8 +43,14 @@ int prof_chrome_new(struct prof_chrome **out, FILE *fp, int64_t from, int64_t to
 	c->lo = INT64_MIN;
 	c->hi = INT64_MAX;
 	c->last = (size_t)-1;
+	c->only_pid = -1;
 	header(c);
 	return 0;
+}
+
+void prof_chrome_only(struct prof_chrome *c, int64_t pid)
+{
+	c->only_pid = pid;
 }
 
 void prof_chrome_free(struct prof_chrome *c)
@@ -229,11 +236,13 @@ int prof_chrome_finish(struct prof_chrome *c, const struct prof_trace_reader *r)
 	for (i = 0; i < np; i++) {
 		const char *n = prof_trace_str(r, pr[i].name);
 
+		if (c->only_pid >= 0 && pr[i].pid != c->only_pid)
+			continue;
 		snprintf(buf, sizeof(buf), "%.70s%spid %" PRId64, n, *n ? " " : "", pr[i].pid);
 		meta(c, "process_name", pr[i].pid, -1, buf);
 	}
 	for (i = 0; i < nt; i++)
-		if (th[i].name)
+		if (th[i].name && (c->only_pid < 0 || th[i].pid == c->only_pid))
 			meta(c, "thread_name", th[i].pid, th[i].tid, prof_trace_str(r, th[i].name));
 	for (i = 0; i < c->nsyn; i++) {
 		const struct synth *s = &c->syn[i];

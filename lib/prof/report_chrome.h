@@ -37,6 +37,8 @@ struct prof_chrome;
 int prof_chrome_new(struct prof_chrome **out, FILE *fp, int64_t from, int64_t to);
 int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 		      const struct prof_ev *ev);
+/* Name only the process `pid` in the metadata (the caller filters events). */
+void prof_chrome_only(struct prof_chrome *c, int64_t pid);
 /* Forget what was written (truncate fp). */
 int prof_chrome_restart(struct prof_chrome *c);
 /* Write metadata events and the end of the document.  Returns 0 or -EIO. */

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -694,7 +695,7 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 			memcpy(tmp, F(COL_VALUE));
 			tmp[r->fldlen[COL_VALUE]] = '\0';
 			ev->value = strtod(tmp, &endp);
-			if (*endp || endp == tmp)
+			if (*endp || endp == tmp || !isfinite(ev->value))
 				BAD(PROF_PROB_MALFORMED, "bad value '%s'", tmp);
 		}
 	}
