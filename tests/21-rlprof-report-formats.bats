@@ -161,6 +161,25 @@ PY
 	assert_output --partial "unknown format 'pdf'"
 }
 
+@test "--format: table is the default on a terminal" {
+	command -v script > /dev/null || skip "script (bsdutils) is not installed"
+	run script -qec "rlprof-report '$R/nested.csv'" /dev/null
+	assert_success
+	assert_line --index 0 --regexp "^process 100 \(python train.py\): 10.0 us profiled"
+}
+
+@test "--format svg: a time axis under the bars" {
+	rlprof-report -f svg "$R/nested.csv" > out.svg
+	python3 - out.svg <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+ticks = [t.text for t in root.findall(".//s:g[@class='ticks']/s:text", ns)]
+# The longest bar is step, 5 us: ticks every 1.25 us.
+assert ticks == ["0 ns", "1.25 us", "2.50 us", "3.75 us", "5.00 us"], ticks
+PY
+}
+
 @test "--output: written atomically, an existing file is kept without --force" {
 	run rlprof-report -f csv -o out.csv "$R/nested.csv"
 	assert_success

@@ -58,7 +58,7 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 	}
 	for (s = 0; s < PROF_SLOT_COUNT; s++)
 		nused += used[s];
-	h = 70 + (int)nproc * 30 + (int)rep->ngroups * ROW + 40 + ((nused + 3) / 4) * 22 + 20;
+	h = 70 + (int)nproc * 30 + (int)rep->ngroups * ROW + 50 + ((nused + 3) / 4) * 22 + 20;
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -72,6 +72,20 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 		" (bar length: time; the longest is ", rep->by == PROF_BY_PHASE ? "phase" : "operation");
 	prof_report_human(t, sizeof(t), max);
 	fprintf(fp, "%s)</text>\n", t);
+	/* A time axis: grid lines behind the bars, labels under them. */
+	y = 70 + (int)nproc * 30 + (int)rep->ngroups * ROW;
+	if (rep->ngroups) {
+		fputs("<g class=\"axis\" stroke=\"#ddd\">\n", fp);
+		for (x = 0; x <= 4; x++)
+			fprintf(fp, "<line x1=\"%d\" y1=\"70\" x2=\"%d\" y2=\"%d\"/>\n",
+				LABEL + BAR * x / 4, LABEL + BAR * x / 4, y);
+		fputs("</g>\n<g class=\"ticks\" fill=\"#555\" text-anchor=\"middle\">\n", fp);
+		for (x = 0; x <= 4; x++) {
+			prof_report_human(t, sizeof(t), max * x / 4);
+			fprintf(fp, "<text x=\"%d\" y=\"%d\">%s</text>\n", LABEL + BAR * x / 4, y + 14, t);
+		}
+		fputs("</g>\n", fp);
+	}
 	y = 70;
 	for (i = 0; i < rep->ngroups; i++) {
 		const struct prof_report_group *g = &rep->groups[i];
@@ -119,7 +133,7 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 	}
 	if (!rep->ngroups)
 		fprintf(fp, "<text x=\"20\" y=\"%d\">no profiled time</text>\n", y += 22);
-	y += 30;
+	y += 40;
 	fprintf(fp, "<g class=\"legend\">\n<text x=\"20\" y=\"%d\" font-weight=\"bold\">resource / category</text>\n", y);
 	y += 8;
 	for (s = 0, x = 0; s < PROF_SLOT_COUNT; s++) {
