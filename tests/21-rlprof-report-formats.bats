@@ -144,6 +144,16 @@ PY
 	done
 }
 
+@test "--format chrome: --from and --to clip events to the window" {
+	run rlprof-report -f chrome --from 2us --to 4us "$R/two.csv"
+	assert_success
+	python3 -c '
+import json, sys
+ev = [e for e in json.loads(sys.argv[1])["traceEvents"] if e["ph"] == "X"]
+assert ev and all(2 <= e["ts"] and e["ts"] + e["dur"] <= 4 for e in ev), ev
+assert {e["name"] for e in ev} == {"main_loop", "load", "episode", "python", "simulator", "rollout", "train", "reduce", "wait"}, ev' "$output"
+}
+
 @test "--format table: aligned columns and a total per process" {
 	run rlprof-report -f table "$R/nested.csv"
 	assert_success
