@@ -102,6 +102,13 @@ c",,,,,,0,' "op,1,1,20,30,d,,,,,,0," "op,1,1,zz,30,e,,,,,,0," > t.csv
 	[[ $stderr == *"line 5: bad start_ns 'zz'"* ]] || fail "$stderr"
 }
 
+@test "a UTF-8 byte order mark before the header is ignored" {
+	printf '\357\273\277%s\n%s\n' "$HDR" "op,1,1,0,10,x,,,,,,0," > t.csv
+	run rlprof-report -f csv t.csv
+	assert_success
+	assert_line "1,x,CPU,native,0.010,100.00"
+}
+
 @test "columns may come in any order; CRLF line ends" {
 	printf 'pid,kind,start_ns,end_ns,tid,name,category,domain,device,stream,correlation,value,detail\r\n1,op,0,10,1,x,,,,,,0,\r\n' > t.csv
 	run rlprof-report -f csv t.csv

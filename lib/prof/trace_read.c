@@ -777,6 +777,9 @@ static int read_header(struct prof_trace_reader *r, struct core_error *err)
 	ret = next_csv_record(r, &line, &last, &open, err);
 	if (ret <= 0)
 		return ret;
+	/* A UTF-8 byte order mark, as some spreadsheets write, is no data. */
+	if (r->nrec && !strncmp(r->rec[0], "\xef\xbb\xbf", 3))
+		r->rec[0] += 3;
 	for (i = 0; i < r->nrec; i++)
 		for (c = 0; c < NCOL; c++)
 			if (!strcmp(r->rec[i], col_names[c]) && r->col[c] < 0)
