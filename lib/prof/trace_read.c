@@ -375,6 +375,58 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
 	return 1;
 }
 
+static int grow_rec(struct prof_trace_reader *r)
+{
+	size_t cap = r->caprec ? r->caprec * 2 : 16;
+	const char **rec = realloc(r->rec, cap * sizeof(*rec));
+	size_t *len;
+
+	if (!rec)
+		return -ENOMEM;
+	r->rec = rec;
+	if (!(len = realloc(r->reclen, cap * sizeof(*len))))
+		return -ENOMEM;
+	r->reclen = len;
+	r->caprec = cap;
+	return 0;
+}
+
+/*
+ * The fast path: split a record without quotes while looking for its end.
+ * Returns its newline, or NULL with the buffer as it was when the record
+ * has a quote or the buffer holds no newline.
+ */
+static char *split_fast(struct prof_trace_reader *r, char *p, char *end)
+{
+	char *f = p, *s;
+	size_t i;
+
+	r->nrec = 0;
+	for (s = p; s < end; s++) {
+		char c = *s;
+
+		if (c == ',' || c == '\n') {
+			char *e = s;
+
+			if (r->nrec == r->caprec && grow_rec(r) < 0)
+				break;
+			if (c == '\n' && e > f && e[-1] == '\r')
+				e--;
+			r->rec[r->nrec] = f;
+			r->reclen[r->nrec++] = (size_t)(e - f);
+			*e = '\0';
+			if (c == '\n')
+				return s;
+			f = s + 1;
+		} else if (c == '"') {
+			break;
+		}
+	}
+	for (i = 0; i < r->nrec; i++)
+		((char *)r->rec[i])[r->reclen[i]] = ',';
+	return NULL;
+}
+
 /* Split the CSV record [p, end) in place into r->rec; handles quotes. */
 static int split_record(struct prof_trace_reader *r, char *p, char *end, int quoted)
 {
@@ -384,19 +436,8 @@ static int split_record(struct prof_trace_reader *r, char *p, char *end, int quo
 	for (;;) {
 		char *start = w;
 
-		if (r->nrec == r->caprec) {
-			size_t cap = r->caprec ? r->caprec * 2 : 16;
-			const char **rec = realloc(r->rec, cap * sizeof(*rec));
-			size_t *len;
-
-			if (!rec)
-				return -ENOMEM;
-			r->rec = rec;
-			if (!(len = realloc(r->reclen, cap * sizeof(*len))))
-				return -ENOMEM;
-			r->reclen = len;
-			r->caprec = cap;
-		}
+		if (r->nrec == r->caprec && grow_rec(r) < 0)
+			return -ENOMEM;
 		if (!quoted) {
 			char *c = memchr(p, ',', (size_t)(end - p));
 
@@ -451,7 +492,16 @@ static int next_csv_record(struct prof_trace_reader *r, long *line, int *last,
 	*last = *open = 0;
 	for (;;) {
 		char *p = r->buf + r->pos, *end = r->buf + r->len;
-		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *nl = split_fast(r, p, end);
+
+		if (nl) {
+			*line = r->line++;
+			r->pos = (size_t)(nl - r->buf) + 1;
+			if (r->nrec == 1 && !r->reclen[0])
+				continue;	/* blank line */
+			return 1;
+		}
+		nl = memchr(p, '\n', (size_t)(end - p));
 		char *q = memchr(p, '"', (size_t)((nl ? nl : end) - p));
 		char *rend = nl;
 		long newlines = 0;
@@ -584,11 +634,18 @@ static int parse_kind(const char *s, size_t len)
 
 static int parse_cat(const char *s, size_t len)
 {
-	if (len == 6 && !memcmp(s, "python", 6))
-		return PROF_CAT_PYTHON;
-	if (len == 6 && !memcmp(s, "kernel", 6))
-		return PROF_CAT_KERNEL;
-	return prof_category_parse(s);
+	static const struct { const char *name; size_t len; int cat; } cats[] = {
+		{ "python", 6, PROF_CAT_PYTHON }, { "kernel", 6, PROF_CAT_KERNEL },
+		{ "simulator", 9, PROF_CAT_SIMULATOR }, { "backend", 7, PROF_CAT_BACKEND },
+		{ "cuda_api", 8, PROF_CAT_CUDA_API }, { "wait", 4, PROF_CAT_WAIT },
+		{ "memcpy", 6, PROF_CAT_MEMCPY }, { "memset", 6, PROF_CAT_MEMSET },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (len == cats[i].len && !memcmp(s, cats[i].name, len))
+			return cats[i].cat;
+	return -1;
 }
 
 static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid)
