@@ -15,9 +15,90 @@ struct run {
 	size_t n, pos;
 };
 
-static int ev_qcmp(const void *a, const void *b)
+struct key {
+	uint64_t start;		/* start_ns, offset so that the smallest is 0 */
+	uint32_t idx;
+};
+
+static int key_cmp(const void *a, const void *b, void *v)
 {
-	return prof_ev_cmp(a, b);
+	const struct prof_ev *ev = v;
+
+	return prof_ev_cmp(&ev[((const struct key *)a)->idx], &ev[((const struct key *)b)->idx]);
+}
+
+/*
+ * Sort v in the order of prof_ev_cmp: a stable radix sort of start times
+ * (byte digits that all keys share are skipped), a comparison sort of
+ * the events that start together, then the events moved into place following
+ * the cycles of the permutation.  Returns 0 or -ENOMEM.
+ */
+static int sort_events(struct prof_ev *v, size_t n)
+{
+	struct key *k = malloc(n * sizeof(*k)), *t = malloc(n * sizeof(*t)), *sw;
+	int64_t min = INT64_MAX;
+	size_t i, j, cnt[256];
+	int d;
+
+	if (!k || !t) {
+		free(k);
+		free(t);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].start < min)
+			min = v[i].start;
+	for (i = 0; i < n; i++)
+		k[i] = (struct key){ (uint64_t)v[i].start - (uint64_t)min, (uint32_t)i };
+	for (d = 0; d < 64; d += 8) {
+		size_t sum = 0;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(k[i].start >> d) & 0xff]++;
+		if (cnt[(k[0].start >> d) & 0xff] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			size_t c = cnt[i];
+
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			t[cnt[(k[i].start >> d) & 0xff]++] = k[i];
+		sw = k;
+		k = t;
+		t = sw;
+	}
+	/* Events starting together: by the rest of prof_ev_cmp. */
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && k[j].start == k[i].start; j++)
+			;
+		if (j - i > 1)
+			qsort_r(k + i, j - i, sizeof(*k), key_cmp, v);
+	}
+	for (i = 0; i < n; i++) {
+		struct prof_ev tmp;
+		size_t at = i;
+
+		if (k[i].idx == i || k[i].idx == UINT32_MAX)
+			continue;
+		tmp = v[i];
+		for (;;) {
+			size_t from = k[at].idx;
+
+			k[at].idx = UINT32_MAX;
+			if (from == i) {
+				v[at] = tmp;
+				break;
+			}
+			v[at] = v[from];
+			at = from;
+		}
+	}
+	free(k);
+	free(t);
+	return 0;
 }
 
 static int sink_err(int ret, const char *name, struct core_error *err)
@@ -36,7 +117,8 @@ static int write_run(struct prof_ev *v, size_t n, struct run **runs, size_t *nru
 	if (!nr)
 		return core_error_set(err, -ENOMEM, "out of memory");
 	*runs = nr;
-	qsort(v, n, sizeof(*v), ev_qcmp);
+	if (sort_events(v, n) < 0)
+		return core_error_set(err, -ENOMEM, "out of memory");
 	if (!(fp = tmpfile()))
 		return core_error_errno(err, errno, "creating a temporary file to sort '%s'", name);
 	if (fwrite(v, sizeof(*v), n, fp) != n || fflush(fp) != 0) {
@@ -162,7 +244,10 @@ static int sorted_pass(struct prof_trace_reader *rd, size_t chunk,
 		stats->runs = nruns;
 	ret = 0;
 	if (!nruns) {
-		qsort(v, n, sizeof(*v), ev_qcmp);
+		if (sort_events(v, n) < 0) {
+			ret = core_error_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
 		for (i = 0; i < n && ret >= 0; i++)
 			ret = sink->event(sink->ctx, rd, &v[i]);
 		if (ret < 0)
@@ -199,6 +284,8 @@ int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
 		memset(stats, 0, sizeof(*stats));
 	if (chunk < 2)
 		chunk = 2;
+	if (chunk > (1u << 30))
+		chunk = 1u << 30;
 	if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode))
 		start = ftello(fp);
 	if ((ret = prof_trace_reader_new(&rd, fp, name, read_flags, err)) < 0)
