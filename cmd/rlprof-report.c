@@ -280,7 +280,7 @@ int main(int argc, char **argv)
 	if (!strcmp(path, "-") && isatty(STDIN_FILENO))
 		core_cli_usage_error(&cli, "no trace given and standard input is a terminal");
 	if (a.format == F_CHROME) {
-		if (!(j.chrome_fp = tmpfile()))
+		if (!(j.chrome_fp = prof_report_tmpfile()))
 			core_msg_die(CORE_EXIT_FAIL, "cannot create a temporary file: %s", strerror(errno));
 		if (prof_chrome_new(&j.chrome, j.chrome_fp, a.from, a.to) < 0)
 			core_msg_die(CORE_EXIT_FAIL, "out of memory");

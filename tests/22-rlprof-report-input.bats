@@ -128,6 +128,17 @@ c",,,,,,0,' "op,1,1,20,30,d,,,,,,0," "op,1,1,zz,30,e,,,,,,0," > t.csv
 	assert_output "$(rlprof-report -f csv "$R/nested.csv")"
 }
 
+@test "TMPDIR: temporary files go there; a missing one is a clear error" {
+	mkdir tmp
+	run bash -c "cat '$R/two.csv' | TMPDIR='$PWD/tmp' rlprof-report -f csv --sort-chunk 2"
+	assert_success
+	assert_output "$(rlprof-report -f csv "$R/two.csv")"
+	[ -z "$(ls tmp)" ]
+	run bash -c "cat '$R/two.csv' | TMPDIR='$PWD/none' rlprof-report -f csv"
+	[ "$status" -eq 1 ]
+	assert_output "rlprof-report: error: creating a temporary file to sort 'standard input': No such file or directory"
+}
+
 @test "--sort-chunk: sorting in many small runs gives the same breakdown" {
 	for n in 2 3 5; do
 		run rlprof-report -f csv --sort-chunk $n "$R/two.csv"

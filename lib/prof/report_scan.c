@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "prof/breakdown.h"
 
@@ -14,6 +15,27 @@ struct run {
 	struct prof_ev *buf;
 	size_t n, pos;
 };
+
+FILE *prof_report_tmpfile(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	FILE *fp;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((size_t)snprintf(path, sizeof(path), "%s/rlprof-report.XXXXXX", dir) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	if ((fd = mkstemp(path)) < 0)
+		return NULL;
+	unlink(path);
+	if (!(fp = fdopen(fd, "w+")))
+		close(fd);
+	return fp;
+}
 
 struct key {
 	uint64_t start;		/* start_ns, offset so that the smallest is 0 */
@@ -119,7 +141,7 @@ static int write_run(struct prof_ev *v, size_t n, struct run **runs, size_t *nru
 	*runs = nr;
 	if (sort_events(v, n) < 0)
 		return core_error_set(err, -ENOMEM, "out of memory");
-	if (!(fp = tmpfile()))
+	if (!(fp = prof_report_tmpfile()))
 		return core_error_errno(err, errno, "creating a temporary file to sort '%s'", name);
 	if (fwrite(v, sizeof(*v), n, fp) != n || fflush(fp) != 0) {
 		fclose(fp);
@@ -291,7 +313,7 @@ int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
 	if ((ret = prof_trace_reader_new(&rd, fp, name, read_flags, err)) < 0)
 		return ret;
 	if (start < 0) {
-		if (!(tee = tmpfile())) {
+		if (!(tee = prof_report_tmpfile())) {
 			ret = core_error_errno(err, errno, "creating a temporary file to sort '%s'", name);
 			goto fail;
 		}

@@ -49,4 +49,10 @@ int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
 		     struct prof_trace_reader **reader,
 		     struct prof_scan_stats *stats, struct core_error *err);
 
+/*
+ * An unlinked temporary file in $TMPDIR (else /tmp), open for reading and
+ * writing; NULL with errno set on failure.
+ */
+FILE *prof_report_tmpfile(void);
+
 #endif
