@@ -1,0 +1,87 @@
+/*
+ * Reports of a breakdown (lib/prof/breakdown.h): grouping, and the output
+ * formats of rlprof-report.
+ *
+ * A report is a list of groups; each group has a process (or all of them),
+ * a key (an operation, a phase, or "[all]") and its time per slot.  The
+ * percent of a row is its time over the profiled wall time of its
+ * process (over the sum of them when the group is all processes).
+ *
+ * Formats (all write to `fp` and return 0 or -EIO):
+ *   csv    header "process,operation,resource,category,time_us,percent",
+ *          one row per non-zero slot; time_us exact to the nanosecond
+ *          (three decimals), percent with two decimals; process is the pid,
+ *          or "all"
+ *   table  aligned, human units, a total line per process, and the GPU
+ *          utilisation next to the nvidia-smi figure
+ *   json   one object: {"processes": [...], "gpus": [...], "problems": {...}}
+ *   svg    a stacked bar per group, like RL-Scope's figures, with a legend
+ * Chrome Trace Event output is a sink of the scan (report_chrome.h), and
+ * --compare output is in report_compare.h.
+ */
+#ifndef PROF_REPORT_H
+#define PROF_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "prof/breakdown.h"
+#include "prof/trace_read.h"
+
+enum prof_report_by {
+	PROF_BY_OPERATION,	/* (process, operation) */
+	PROF_BY_CATEGORY,	/* everything together: one group */
+	PROF_BY_PROCESS,	/* one group per process */
+	PROF_BY_PHASE,		/* (process, phase) */
+};
+
+/* "operation", "category", "process", "phase" and back; -1 when unknown. */
+const char *prof_report_by_name(enum prof_report_by by);
+int prof_report_by_parse(const char *s);
+
+struct prof_report_group {
+	int64_t pid;		/* -1: all processes */
+	const char *process;	/* process name, "" when unknown */
+	const char *key;	/* operation, phase, or "[all]" */
+	int64_t wall;		/* ns the percent is relative to */
+	int64_t total;		/* ns of the group */
+	uint64_t calls;		/* op rows (operations only) */
+	prof_slots ns;
+};
+
+struct prof_report {
+	struct prof_report_group *groups;
+	size_t ngroups;
+	const struct prof_breakdown *bd;
+	const struct prof_problems *problems;	/* may be NULL */
+	const char *trace;	/* the trace's name, for titles */
+	enum prof_report_by by;
+};
+
+/*
+ * Group bd by `by`: processes in order of their first event; within a
+ * process, keys by decreasing time, then by name; keys with no time are
+ * left out.  Returns 0 or -ENOMEM; release with prof_report_release().
+ */
+int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
+		      enum prof_report_by by);
+void prof_report_release(struct prof_report *rep);
+
+int prof_report_csv(FILE *fp, const struct prof_report *rep);
+int prof_report_table(FILE *fp, const struct prof_report *rep);
+int prof_report_json(FILE *fp, const struct prof_report *rep);
+int prof_report_svg(FILE *fp, const struct prof_report *rep);
+
+/* "1.23 s", "45.6 ms", "789 us", "12 ns": 3 significant digits. */
+void prof_report_human(char *buf, size_t size, int64_t ns);
+/* Exact microseconds with three decimals: "1234.567". */
+void prof_report_us(char *buf, size_t size, int64_t ns);
+/*
+ * A duration such as "1.5s", "200ms", "30us", "100ns" (a bare number is
+ * seconds) into ns.  Returns 0, or -EINVAL when malformed or negative.
+ */
+int prof_report_parse_duration(const char *s, int64_t *ns);
+/* Write `s` as a JSON string, quotes included. */
+void prof_report_json_str(FILE *fp, const char *s);
+
+#endif

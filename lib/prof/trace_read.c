@@ -1,0 +1,978 @@
+#include "prof/trace_read.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define READ_CHUNK (1 << 20)
+#define ARENA_BLOCK (1 << 16)
+
+enum col {
+	COL_KIND, COL_PID, COL_TID, COL_START, COL_END, COL_NAME, COL_CATEGORY,
+	COL_DOMAIN, COL_DEVICE, COL_STREAM, COL_CORRELATION, COL_VALUE,
+	COL_DETAIL, NCOL
+};
+
+static const char *const col_names[NCOL] = {
+	"kind", "pid", "tid", "start_ns", "end_ns", "name", "category",
+	"domain", "device", "stream", "correlation", "value", "detail",
+};
+
+struct strtab {
+	char **str;		/* by id; str[0] = "" */
+	uint32_t *len;
+	uint32_t n, cap;
+	uint32_t *slot;		/* open addressing: id + 1, 0 = empty */
+	uint32_t nslot;
+	char **blocks;
+	size_t nblocks, used;	/* bytes used in the last block */
+};
+
+struct meta {
+	char *key, *value;
+};
+
+struct prof_trace_reader {
+	FILE *src[2];		/* read src[0] to its end, then src[1] */
+	int cur;
+	FILE *tee;
+	char *name;
+	int flags;
+	int format;		/* 0 unknown, 1 csv, 2 jsonl */
+	char *buf;
+	size_t cap, pos, len;
+	int eof;
+	long line;		/* line where the next record starts */
+	/* Fields of the current record. */
+	const char *fld[NCOL];
+	size_t fldlen[NCOL];
+	int col[NCOL];		/* CSV column of each known field, -1 */
+	size_t ncols;		/* columns of the header */
+	const char **rec;
+	size_t *reclen;
+	size_t nrec, caprec;
+	json_t *json;		/* the JSON Lines object being read */
+	char numbuf[NCOL][32];
+	struct strtab st;
+	struct prof_process *procs;
+	size_t nprocs, capprocs, lastproc;
+	struct prof_thread *threads;
+	size_t nthreads, capthreads;
+	struct meta *meta;
+	size_t nmeta, capmeta;
+	struct prof_problems prob;
+};
+
+static const char *const problem_names[PROF_PROB_COUNT] = {
+	"malformed", "unknown kind", "end before start", "unmatched range",
+	"truncated",
+};
+
+const char *prof_problem_name(enum prof_problem p)
+{
+	return (unsigned)p < PROF_PROB_COUNT ? problem_names[p] : "";
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* String table: FNV-1a, open addressing, strings in stable blocks. */
+
+static uint32_t hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static char *arena_alloc(struct strtab *st, size_t n)
+{
+	char *b;
+
+	if (n > ARENA_BLOCK / 4 || !st->nblocks || st->used + n > ARENA_BLOCK) {
+		size_t sz = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+		char **nb = realloc(st->blocks, (st->nblocks + 1) * sizeof(*nb));
+
+		if (!nb)
+			return NULL;
+		st->blocks = nb;
+		if (!(b = malloc(sz)))
+			return NULL;
+		if (n > ARENA_BLOCK / 4 && st->nblocks) {
+			/* Keep the partly used block last. */
+			nb[st->nblocks] = nb[st->nblocks - 1];
+			nb[st->nblocks - 1] = b;
+			st->nblocks++;
+			return b;
+		}
+		nb[st->nblocks++] = b;
+		st->used = 0;
+	}
+	b = st->blocks[st->nblocks - 1] + st->used;
+	st->used += n;
+	return b;
+}
+
+static int strtab_rehash(struct strtab *st)
+{
+	uint32_t n = st->nslot ? st->nslot * 2 : 1024, i;
+	uint32_t *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (i = 1; i < st->n; i++) {
+		uint32_t h = hash(st->str[i], st->len[i]) & (n - 1);
+
+		while (slot[h])
+			h = (h + 1) & (n - 1);
+		slot[h] = i + 1;
+	}
+	free(st->slot);
+	st->slot = slot;
+	st->nslot = n;
+	return 0;
+}
+
+static uint32_t strtab_intern(struct strtab *st, const char *s, size_t len)
+{
+	uint32_t h, id;
+	char *copy;
+
+	if (!len)
+		return 0;
+	if ((st->n + 1) * 2 > st->nslot && strtab_rehash(st) < 0)
+		return 0;
+	h = hash(s, len) & (st->nslot - 1);
+	while ((id = st->slot[h])) {
+		id--;
+		if (st->len[id] == len && !memcmp(st->str[id], s, len))
+			return id;
+		h = (h + 1) & (st->nslot - 1);
+	}
+	if (st->n == st->cap) {
+		size_t cap = st->cap;
+		size_t cap2 = st->cap;
+
+		if (grow((void **)&st->str, &cap, st->n + 1, sizeof(char *)) ||
+		    grow((void **)&st->len, &cap2, st->n + 1, sizeof(uint32_t)))
+			return 0;
+		st->cap = (uint32_t)(cap < cap2 ? cap : cap2);
+	}
+	if (!(copy = arena_alloc(st, len + 1)))
+		return 0;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	id = st->n++;
+	st->str[id] = copy;
+	st->len[id] = (uint32_t)len;
+	st->slot[h] = id + 1;
+	return id;
+}
+
+static void strtab_release(struct strtab *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nblocks; i++)
+		free(st->blocks[i]);
+	free(st->blocks);
+	free(st->str);
+	free(st->len);
+	free(st->slot);
+}
+
+/* Input. */
+
+static int fill(struct prof_trace_reader *r, struct core_error *err)
+{
+	size_t n;
+
+	if (r->pos) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+	}
+	if (r->len == r->cap) {
+		char *b = realloc(r->buf, r->cap * 2);
+
+		if (!b)
+			return core_error_set(err, -ENOMEM, "out of memory reading '%s'", r->name);
+		r->buf = b;
+		r->cap *= 2;
+	}
+	while (r->cur < 2) {
+		FILE *fp = r->src[r->cur];
+
+		n = fp ? fread(r->buf + r->len, 1, r->cap - r->len, fp) : 0;
+		if (n) {
+			if (r->tee && r->cur == 1 && fwrite(r->buf + r->len, 1, n, r->tee) != n)
+				return core_error_errno(err, errno ? errno : EIO,
+							"copying '%s' to a temporary file", r->name);
+			r->len += n;
+			return 0;
+		}
+		if (fp && ferror(fp))
+			return core_error_errno(err, errno ? errno : EIO, "reading '%s'", r->name);
+		r->cur++;
+	}
+	r->eof = 1;
+	return 0;
+}
+
+int prof_trace_reader_new2(struct prof_trace_reader **out, FILE *first,
+			   FILE *fp, const char *name, int flags,
+			   struct core_error *err)
+{
+	struct prof_trace_reader *r = calloc(1, sizeof(*r));
+	int i;
+
+	*out = NULL;
+	if (!r || !(r->name = strdup(name)) || !(r->buf = malloc(READ_CHUNK)) ||
+	    !(r->st.str = malloc(sizeof(char *))) || !(r->st.len = malloc(sizeof(uint32_t)))) {
+		prof_trace_reader_free(r);
+		return core_error_set(err, -ENOMEM, "out of memory");
+	}
+	r->st.str[0] = (char *)"";
+	r->st.len[0] = 0;
+	r->st.n = r->st.cap = 1;
+	r->src[0] = first;
+	r->src[1] = fp;
+	r->flags = flags;
+	r->cap = READ_CHUNK;
+	r->line = 1;
+	r->lastproc = (size_t)-1;
+	for (i = 0; i < NCOL; i++)
+		r->col[i] = -1;
+	*out = r;
+	return 0;
+}
+
+int prof_trace_reader_new(struct prof_trace_reader **out, FILE *fp,
+			  const char *name, int flags, struct core_error *err)
+{
+	return prof_trace_reader_new2(out, NULL, fp, name, flags, err);
+}
+
+void prof_trace_reader_tee(struct prof_trace_reader *r, FILE *tee)
+{
+	r->tee = tee;
+}
+
+void prof_trace_reader_free(struct prof_trace_reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nmeta; i++) {
+		free(r->meta[i].key);
+		free(r->meta[i].value);
+	}
+	free(r->meta);
+	json_decref(r->json);
+	strtab_release(&r->st);
+	free(r->procs);
+	free(r->threads);
+	free(r->rec);
+	free(r->reclen);
+	free(r->buf);
+	free(r->name);
+	free(r);
+}
+
+const char *prof_trace_format(const struct prof_trace_reader *r)
+{
+	return r->format == 1 ? "csv" : r->format == 2 ? "jsonl" : "";
+}
+
+const char *prof_trace_name(const struct prof_trace_reader *r)
+{
+	return r->name;
+}
+
+const char *prof_trace_str(const struct prof_trace_reader *r, uint32_t id)
+{
+	return id < r->st.n ? r->st.str[id] : "";
+}
+
+uint32_t prof_trace_intern(struct prof_trace_reader *r, const char *s, size_t len)
+{
+	return strtab_intern(&r->st, s, len);
+}
+
+const struct prof_problems *prof_trace_problems(const struct prof_trace_reader *r)
+{
+	return &r->prob;
+}
+
+size_t prof_trace_processes(const struct prof_trace_reader *r,
+			    const struct prof_process **list)
+{
+	*list = r->procs;
+	return r->nprocs;
+}
+
+size_t prof_trace_threads(const struct prof_trace_reader *r,
+			  const struct prof_thread **list)
+{
+	*list = r->threads;
+	return r->nthreads;
+}
+
+const char *prof_trace_meta(const struct prof_trace_reader *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmeta; i++)
+		if (!strcmp(r->meta[i].key, key))
+			return r->meta[i].value;
+	return NULL;
+}
+
+/*
+ * Count a problem; returns 1 to skip the row, or -EBADMSG (with err set)
+ * under PROF_READ_STRICT.
+ */
+__attribute__((format(printf, 5, 6)))
+static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
+		   struct core_error *err, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!r->prob.count[p]++)
+		snprintf(r->prob.first[p], sizeof(r->prob.first[p]), "'%.200s': line %ld: %s",
+			 r->name, line, msg);
+	if (r->flags & PROF_READ_STRICT) {
+		core_error_set(err, -EBADMSG, "'%.200s': line %ld: %s", r->name, line, msg);
+		if (err)
+			err->line = line;
+		return -EBADMSG;
+	}
+	return 1;
+}
+
+static int grow_rec(struct prof_trace_reader *r)
+{
+	size_t cap = r->caprec ? r->caprec * 2 : 16;
+	const char **rec = realloc(r->rec, cap * sizeof(*rec));
+	size_t *len;
+
+	if (!rec)
+		return -ENOMEM;
+	r->rec = rec;
+	if (!(len = realloc(r->reclen, cap * sizeof(*len))))
+		return -ENOMEM;
+	r->reclen = len;
+	r->caprec = cap;
+	return 0;
+}
+
+/*
+ * The fast path: split a record without quotes while looking for its end.
+ * Returns its newline, or NULL with the buffer as it was when the record
+ * has a quote or the buffer holds no newline.
+ */
+static char *split_fast(struct prof_trace_reader *r, char *p, char *end)
+{
+	char *f = p, *s;
+	size_t i;
+
+	r->nrec = 0;
+	for (s = p; s < end; s++) {
+		char c = *s;
+
+		if (c == ',' || c == '\n') {
+			char *e = s;
+
+			if (r->nrec == r->caprec && grow_rec(r) < 0)
+				break;
+			if (c == '\n' && e > f && e[-1] == '\r')
+				e--;
+			r->rec[r->nrec] = f;
+			r->reclen[r->nrec++] = (size_t)(e - f);
+			*e = '\0';
+			if (c == '\n')
+				return s;
+			f = s + 1;
+		} else if (c == '"') {
+			break;
+		}
+	}
+	for (i = 0; i < r->nrec; i++)
+		((char *)r->rec[i])[r->reclen[i]] = ',';
+	return NULL;
+}
+
+/* Split the CSV record [p, end) in place into r->rec; handles quotes. */
+static int split_record(struct prof_trace_reader *r, char *p, char *end, int quoted)
+{
+	char *w = p;
+
+	r->nrec = 0;
+	for (;;) {
+		char *start = w;
+
+		if (r->nrec == r->caprec && grow_rec(r) < 0)
+			return -ENOMEM;
+		if (!quoted) {
+			char *c = memchr(p, ',', (size_t)(end - p));
+
+			if (!c)
+				c = end;
+			*c = '\0';
+			r->rec[r->nrec] = p;
+			r->reclen[r->nrec++] = (size_t)(c - p);
+			if (c == end)
+				return 0;
+			p = c + 1;
+			continue;
+		}
+		if (p < end && *p == '"') {
+			p++;
+			while (p < end) {
+				if (*p == '"') {
+					if (p + 1 < end && p[1] == '"') {
+						*w++ = '"';
+						p += 2;
+						continue;
+					}
+					p++;
+					break;
+				}
+				*w++ = *p++;
+			}
+		}
+		while (p < end && *p != ',')
+			*w++ = *p++;
+		r->rec[r->nrec] = start;
+		r->reclen[r->nrec++] = (size_t)(w - start);
+		if (p >= end) {
+			*w = '\0';
+			return 0;
+		}
+		*w++ = '\0';
+		p++;
+	}
+}
+
+/*
+ * Next CSV record into r->rec.  Returns 1, 0 at the end, or a negative
+ * code.  *line gets its first line, *last 1 when the input ended without
+ * a newline after it, *open 1 when it ended inside quotes.
+ */
+static int next_csv_record(struct prof_trace_reader *r, long *line, int *last,
+			   int *open, struct core_error *err)
+{
+	int ret;
+
+	*last = *open = 0;
+	for (;;) {
+		char *p = r->buf + r->pos, *end = r->buf + r->len;
+		char *nl = split_fast(r, p, end);
+
+		if (nl) {
+			*line = r->line++;
+			r->pos = (size_t)(nl - r->buf) + 1;
+			if (r->nrec == 1 && !r->reclen[0])
+				continue;	/* blank line */
+			return 1;
+		}
+		nl = memchr(p, '\n', (size_t)(end - p));
+		char *q = memchr(p, '"', (size_t)((nl ? nl : end) - p));
+		char *rend = nl;
+		long newlines = 0;
+
+		if (q) {
+			int inq = 0;
+			char *s;
+
+			rend = NULL;
+			for (s = p; s < end; s++) {
+				if (*s == '"')
+					inq = !inq;
+				else if (*s == '\n') {
+					if (!inq) {
+						rend = s;
+						break;
+					}
+					newlines++;
+				}
+			}
+			if (!rend && r->eof)
+				*open = inq;
+		}
+		if (!rend && !r->eof) {
+			if ((ret = fill(r, err)) < 0)
+				return ret;
+			continue;
+		}
+		if (!rend) {
+			if (p == end)
+				return 0;
+			*last = 1;
+			/* Make room for the NUL written after the last field. */
+			if (r->len == r->cap) {
+				char *b = realloc(r->buf, r->cap + 1);
+
+				if (!b)
+					return -ENOMEM;
+				r->buf = b;
+				r->cap++;
+				p = r->buf + r->pos;
+				end = r->buf + r->len;
+			}
+			rend = end;
+		}
+		*line = r->line;
+		r->line += 1 + newlines;
+		r->pos = (size_t)(rend - r->buf) + (rend < end);
+		if (rend > p && rend[-1] == '\r')
+			rend--;
+		if (rend == p)
+			continue;	/* blank line */
+		if ((ret = split_record(r, p, rend, q != NULL)) < 0)
+			return ret;
+		return 1;
+	}
+}
+
+/* Next line of JSON Lines input, NUL-terminated in place. */
+static int next_line(struct prof_trace_reader *r, char **text, size_t *len,
+		     long *line, int *last, struct core_error *err)
+{
+	int ret;
+
+	*last = 0;
+	for (;;) {
+		char *p = r->buf + r->pos, *end = r->buf + r->len;
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl && !r->eof) {
+			if ((ret = fill(r, err)) < 0)
+				return ret;
+			continue;
+		}
+		if (!nl) {
+			if (p == end)
+				return 0;
+			*last = 1;
+			nl = end;
+		}
+		*line = r->line++;
+		r->pos = (size_t)(nl - r->buf) + (nl < end);
+		*text = p;
+		*len = (size_t)(nl - p);
+		while (*len && (p[*len - 1] == '\r' || p[*len - 1] == ' ' || p[*len - 1] == '\t'))
+			(*len)--;
+		if (!*len)
+			continue;
+		return 1;
+	}
+}
+
+static int parse_i64(const char *s, size_t len, int64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	int neg = 0;
+
+	if (len && s[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	if (i == len || len - i > 19)
+		return -1;
+	for (; i < len; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (d > 9)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+static int parse_kind(const char *s, size_t len)
+{
+	switch (len) {
+	case 2:
+		return !memcmp(s, "op", 2) ? PROF_KIND_OP : -1;
+	case 3:
+		return !memcmp(s, "cpu", 3) ? PROF_KIND_CPU :
+		       !memcmp(s, "gpu", 3) ? PROF_KIND_GPU : -1;
+	default:
+		return len ? prof_kind_parse(s) : -1;
+	}
+}
+
+static int parse_cat(const char *s, size_t len)
+{
+	static const struct { const char *name; size_t len; int cat; } cats[] = {
+		{ "python", 6, PROF_CAT_PYTHON }, { "kernel", 6, PROF_CAT_KERNEL },
+		{ "simulator", 9, PROF_CAT_SIMULATOR }, { "backend", 7, PROF_CAT_BACKEND },
+		{ "cuda_api", 8, PROF_CAT_CUDA_API }, { "wait", 4, PROF_CAT_WAIT },
+		{ "memcpy", 6, PROF_CAT_MEMCPY }, { "memset", 6, PROF_CAT_MEMSET },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (len == cats[i].len && !memcmp(s, cats[i].name, len))
+			return cats[i].cat;
+	return -1;
+}
+
+static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid)
+{
+	size_t i;
+
+	if (r->lastproc < r->nprocs && r->procs[r->lastproc].pid == pid)
+		return &r->procs[r->lastproc];
+	for (i = 0; i < r->nprocs; i++)
+		if (r->procs[i].pid == pid) {
+			r->lastproc = i;
+			return &r->procs[i];
+		}
+	if (grow((void **)&r->procs, &r->capprocs, r->nprocs + 1, sizeof(*r->procs)))
+		return NULL;
+	r->procs[r->nprocs] = (struct prof_process){ pid, INT64_MIN, INT64_MAX, -1, 0, 0 };
+	r->lastproc = r->nprocs;
+	return &r->procs[r->nprocs++];
+}
+
+#define F(c) r->fld[c], r->fldlen[c]
+
+static uint32_t intern(struct prof_trace_reader *r, enum col c)
+{
+	return strtab_intern(&r->st, r->fld[c], r->fldlen[c]);
+}
+
+/* An optional integer field: 0 when present and good, 1 when empty, -1 bad. */
+static int opt_i64(struct prof_trace_reader *r, enum col c, int64_t *out)
+{
+	if (!r->fldlen[c])
+		return 1;
+	return parse_i64(F(c), out);
+}
+
+/*
+ * Turn the fields in r->fld into an event.  Returns 1 with an event, 0 for
+ * a descriptive row (meta, process, thread) or a skipped one, <0 on error.
+ */
+static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
+		   struct core_error *err)
+{
+	int kind = parse_kind(F(COL_KIND)), ret, hasend;
+	struct prof_process *pr;
+	int64_t v;
+
+#define BAD(cls, ...) do { ret = problem(r, cls, line, err, __VA_ARGS__); \
+		return ret < 0 ? ret : 0; } while (0)
+	if (kind < 0)
+		BAD(PROF_PROB_UNKNOWN_KIND, "unknown kind '%.*s'", (int)r->fldlen[COL_KIND], r->fld[COL_KIND]);
+	if (kind == PROF_KIND_META) {
+		struct meta *m;
+
+		if (grow((void **)&r->meta, &r->capmeta, r->nmeta + 1, sizeof(*r->meta)))
+			return -ENOMEM;
+		m = &r->meta[r->nmeta];
+		if (!(m->key = strndup(F(COL_NAME))) || !(m->value = strndup(F(COL_DETAIL)))) {
+			free(m->key);
+			return -ENOMEM;
+		}
+		r->nmeta++;
+		return 0;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = (uint8_t)kind;
+	ev->line = line;
+	ev->stream = -1;
+	ev->device = -1;
+	if (parse_i64(F(COL_PID), &ev->pid) < 0)
+		BAD(PROF_PROB_MALFORMED, "bad pid '%.*s'", (int)r->fldlen[COL_PID], r->fld[COL_PID]);
+	if ((ret = opt_i64(r, COL_TID, &ev->tid)) < 0)
+		BAD(PROF_PROB_MALFORMED, "bad tid '%.*s'", (int)r->fldlen[COL_TID], r->fld[COL_TID]);
+	if (ret == 1 && kind != PROF_KIND_GPU && kind != PROF_KIND_PROCESS &&
+	    kind != PROF_KIND_WARNING && kind != PROF_KIND_COUNTER)
+		BAD(PROF_PROB_MALFORMED, "%s row without tid", prof_kind_name(kind));
+	if (!(pr = process_get(r, ev->pid)))
+		return -ENOMEM;
+	if ((ret = opt_i64(r, COL_START, &ev->start)) < 0)
+		BAD(PROF_PROB_MALFORMED, "bad start_ns '%.*s'", (int)r->fldlen[COL_START], r->fld[COL_START]);
+	if (ret == 1 && kind != PROF_KIND_PROCESS && kind != PROF_KIND_THREAD)
+		BAD(PROF_PROB_MALFORMED, "%s row without start_ns", prof_kind_name(kind));
+	if ((hasend = opt_i64(r, COL_END, &ev->end)) < 0)
+		BAD(PROF_PROB_MALFORMED, "bad end_ns '%.*s'", (int)r->fldlen[COL_END], r->fld[COL_END]);
+	hasend = !hasend;
+	if (!hasend && (kind == PROF_KIND_OP || kind == PROF_KIND_PHASE ||
+			kind == PROF_KIND_CPU || kind == PROF_KIND_GPU))
+		BAD(PROF_PROB_UNMATCHED, "%s '%.*s' has a start but no end_ns", prof_kind_name(kind),
+		    (int)r->fldlen[COL_NAME], r->fld[COL_NAME]);
+	if (!hasend)
+		ev->end = ev->start;
+	if (ret != 1 && hasend && ev->end < ev->start)
+		BAD(PROF_PROB_END_BEFORE_START, "end_ns %lld is before start_ns %lld",
+		    (long long)ev->end, (long long)ev->start);
+	if (r->fldlen[COL_VALUE]) {
+		char *endp;
+
+		if (parse_i64(F(COL_VALUE), &v) == 0) {
+			ev->value = (double)v;
+		} else {
+			char tmp[64];
+
+			if (r->fldlen[COL_VALUE] >= sizeof(tmp))
+				BAD(PROF_PROB_MALFORMED, "bad value");
+			memcpy(tmp, F(COL_VALUE));
+			tmp[r->fldlen[COL_VALUE]] = '\0';
+			ev->value = strtod(tmp, &endp);
+			if (*endp || endp == tmp || !isfinite(ev->value))
+				BAD(PROF_PROB_MALFORMED, "bad value '%s'", tmp);
+		}
+	}
+	switch (kind) {
+	case PROF_KIND_PROCESS:
+		if (ret != 1)
+			pr->start = ev->start;
+		if (hasend)
+			pr->end = ev->end;
+		if (r->fldlen[COL_VALUE])
+			pr->parent = (int64_t)ev->value;
+		pr->name = intern(r, COL_NAME);
+		pr->detail = intern(r, COL_DETAIL);
+		return 0;
+	case PROF_KIND_THREAD:
+		if (grow((void **)&r->threads, &r->capthreads, r->nthreads + 1, sizeof(*r->threads)))
+			return -ENOMEM;
+		r->threads[r->nthreads++] = (struct prof_thread){ ev->pid, ev->tid, intern(r, COL_NAME) };
+		return 0;
+	case PROF_KIND_CPU:
+		ev->cat = (uint8_t)parse_cat(F(COL_CATEGORY));
+		if (ev->cat != PROF_CAT_PYTHON && ev->cat != PROF_CAT_SIMULATOR &&
+		    ev->cat != PROF_CAT_BACKEND && ev->cat != PROF_CAT_CUDA_API &&
+		    ev->cat != PROF_CAT_WAIT)
+			BAD(PROF_PROB_MALFORMED, "bad category '%.*s' for a cpu row",
+			    (int)r->fldlen[COL_CATEGORY], r->fld[COL_CATEGORY]);
+		break;
+	case PROF_KIND_GPU:
+		ev->cat = (uint8_t)parse_cat(F(COL_CATEGORY));
+		if (ev->cat != PROF_CAT_KERNEL && ev->cat != PROF_CAT_MEMCPY &&
+		    ev->cat != PROF_CAT_MEMSET)
+			BAD(PROF_PROB_MALFORMED, "bad category '%.*s' for a gpu row",
+			    (int)r->fldlen[COL_CATEGORY], r->fld[COL_CATEGORY]);
+		if (opt_i64(r, COL_DEVICE, &v) == 0 && v >= 0 && v < INT32_MAX)
+			ev->device = (int32_t)v;
+		else if (r->fldlen[COL_DEVICE])
+			BAD(PROF_PROB_MALFORMED, "bad device '%.*s'", (int)r->fldlen[COL_DEVICE], r->fld[COL_DEVICE]);
+		if (opt_i64(r, COL_STREAM, &ev->stream) < 0)
+			BAD(PROF_PROB_MALFORMED, "bad stream '%.*s'", (int)r->fldlen[COL_STREAM], r->fld[COL_STREAM]);
+		break;
+	case PROF_KIND_OP:
+	case PROF_KIND_PHASE:
+		ev->name = intern(r, COL_NAME);
+		if (!r->fldlen[COL_NAME])
+			BAD(PROF_PROB_MALFORMED, "%s row without a name", prof_kind_name(kind));
+		if (r->fldlen[COL_DETAIL] == 8 && !memcmp(r->fld[COL_DETAIL], "unclosed", 8)) {
+			ev->unclosed = 1;
+			ret = problem(r, PROF_PROB_UNMATCHED, line, err, "%s '%.*s' was never closed",
+				      prof_kind_name(kind), (int)r->fldlen[COL_NAME], r->fld[COL_NAME]);
+			if (ret < 0)
+				return ret;
+		}
+		break;
+	case PROF_KIND_WARNING:
+		if (!r->prob.recorder_warnings++)
+			snprintf(r->prob.first_warning, sizeof(r->prob.first_warning),
+				 "'%.200s': line %ld: %.200s", r->name, line,
+				 r->fld[COL_DETAIL]);
+		break;
+	default:
+		break;
+	}
+	if (r->flags & PROF_READ_ALL_NAMES) {
+		if (!ev->name)
+			ev->name = intern(r, COL_NAME);
+		ev->domain = intern(r, COL_DOMAIN);
+		ev->detail = intern(r, COL_DETAIL);
+	}
+	return 1;
+#undef BAD
+}
+
+static int read_header(struct prof_trace_reader *r, struct core_error *err)
+{
+	long line;
+	int last, open, ret, c;
+	size_t i;
+
+	ret = next_csv_record(r, &line, &last, &open, err);
+	if (ret <= 0)
+		return ret;
+	/* A UTF-8 byte order mark, as some spreadsheets write, is no data. */
+	if (r->nrec && !strncmp(r->rec[0], "\xef\xbb\xbf", 3))
+		r->rec[0] += 3;
+	for (i = 0; i < r->nrec; i++)
+		for (c = 0; c < NCOL; c++)
+			if (!strcmp(r->rec[i], col_names[c]) && r->col[c] < 0)
+				r->col[c] = (int)i;
+	r->ncols = r->nrec;
+	if (r->col[COL_KIND] < 0 || r->col[COL_PID] < 0 || r->col[COL_START] < 0 ||
+	    r->col[COL_END] < 0)
+		return core_error_set(err, -EBADMSG,
+				      "'%s': line %ld: not an rlprof trace (the header row lacks kind, pid, start_ns or end_ns)",
+				      r->name, line);
+	return 1;
+}
+
+static int read_csv(struct prof_trace_reader *r, struct prof_ev *ev, struct core_error *err)
+{
+	long line;
+	int last, open, ret, c;
+
+	for (;;) {
+		ret = next_csv_record(r, &line, &last, &open, err);
+		if (ret <= 0)
+			return ret;
+		if (open) {
+			ret = problem(r, PROF_PROB_TRUNCATED, line, err,
+				      "the input ends inside a quoted field");
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		if (r->nrec != r->ncols) {
+			ret = problem(r, last && r->nrec < r->ncols ? PROF_PROB_TRUNCATED : PROF_PROB_MALFORMED,
+				      line, err, "%s: expected %zu fields, found %zu",
+				      last && r->nrec < r->ncols ? "the input ends inside a row" : "bad row",
+				      r->ncols, r->nrec);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		for (c = 0; c < NCOL; c++) {
+			if (r->col[c] >= 0) {
+				r->fld[c] = r->rec[r->col[c]];
+				r->fldlen[c] = r->reclen[r->col[c]];
+			} else {
+				r->fld[c] = "";
+				r->fldlen[c] = 0;
+			}
+		}
+		if ((ret = convert(r, line, ev, err)) != 0)
+			return ret;
+	}
+}
+
+static int read_jsonl(struct prof_trace_reader *r, struct prof_ev *ev, struct core_error *err)
+{
+	json_error_t jerr;
+	long line;
+	char *text;
+	size_t len;
+	int last, ret, c;
+
+	for (;;) {
+		ret = next_line(r, &text, &len, &line, &last, err);
+		if (ret <= 0)
+			return ret;
+		json_decref(r->json);
+		r->json = json_loadb(text, len, 0, &jerr);
+		if (!r->json || !json_is_object(r->json)) {
+			ret = problem(r, last && !r->json ? PROF_PROB_TRUNCATED : PROF_PROB_MALFORMED,
+				      line, err, "%s", !r->json ? (last ? "the input ends inside a record" :
+					jerr.text) : "not a JSON object");
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		for (c = 0; c < NCOL; c++) {
+			json_t *v = json_object_get(r->json, col_names[c]);
+
+			r->fld[c] = "";
+			r->fldlen[c] = 0;
+			if (json_is_string(v)) {
+				r->fld[c] = json_string_value(v);
+				r->fldlen[c] = json_string_length(v);
+			} else if (json_is_integer(v)) {
+				r->fldlen[c] = (size_t)snprintf(r->numbuf[c], sizeof(r->numbuf[c]),
+								"%lld", (long long)json_integer_value(v));
+				r->fld[c] = r->numbuf[c];
+			} else if (json_is_real(v)) {
+				r->fldlen[c] = (size_t)snprintf(r->numbuf[c], sizeof(r->numbuf[c]),
+								"%.17g", json_real_value(v));
+				r->fld[c] = r->numbuf[c];
+			} else if (v && !json_is_null(v)) {
+				ret = problem(r, PROF_PROB_MALFORMED, line, err, "bad value for '%s'",
+					      col_names[c]);
+				if (ret < 0)
+					return ret;
+				goto next;
+			}
+		}
+		if ((ret = convert(r, line, ev, err)) != 0)
+			return ret;
+next:		;
+	}
+}
+
+int prof_trace_read(struct prof_trace_reader *r, struct prof_ev *ev,
+		    struct core_error *err)
+{
+	int ret;
+
+	if (!r->format) {
+		size_t i;
+
+		for (;;) {
+			for (i = r->pos; i < r->len; i++)
+				if (r->buf[i] != ' ' && r->buf[i] != '\t' && r->buf[i] != '\r' &&
+				    r->buf[i] != '\n')
+					break;
+			if (i < r->len || r->eof)
+				break;
+			if ((ret = fill(r, err)) < 0)
+				return ret;
+		}
+		if (i == r->len)
+			return core_error_set(err, -EBADMSG, "'%s': empty input, not an rlprof trace",
+					      r->name);
+		r->format = r->buf[i] == '{' ? 2 : 1;
+		if (r->format == 1) {
+			ret = read_header(r, err);
+			if (ret == 0)
+				return core_error_set(err, -EBADMSG, "'%s': empty input", r->name);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	ret = r->format == 1 ? read_csv(r, ev, err) : read_jsonl(r, ev, err);
+	if (ret == -ENOMEM)
+		core_error_set(err, -ENOMEM, "out of memory reading '%s'", r->name);
+	return ret;
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# rlprof-report: breakdowns of hand-made fixtures, worked out by hand.
+
+load helpers
+
+R=$TOP/tests/data/report
+
+# nested.csv: process 100 lives 0..10 us (relative); step 1..9 us with
+# inference 2..5 us nested in it; cpu rows python 1-2, backend 2-3,
+# cuda_api 3-3.5, wait 3.5-5, simulator 5-8; a kernel runs 3.2-6 us.
+#   [unannotated] 0-1 and 9-10: CPU native 2 us
+#   step:      python 1-2 (1 us), simulator 5-6 with GPU (1 us CPU+GPU),
+#              simulator 6-8 (2 us), nothing 8-9 (1 us native)
+#   inference: backend 2-3 (1 us), cuda_api 3-3.2 (0.2 us CPU),
+#              cuda_api 3.2-3.5 with GPU (0.3 us CPU+GPU), wait 3.5-5 with
+#              GPU (1.5 us GPU gpu)
+@test "--format csv: nested operations and GPU overlap, worked out by hand" {
+	run rlprof-report -f csv "$R/nested.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent
+100,step,CPU,python,1.000,10.00
+100,step,CPU,simulator,2.000,20.00
+100,step,CPU,native,1.000,10.00
+100,step,CPU+GPU,simulator,1.000,10.00
+100,inference,CPU,backend,1.000,10.00
+100,inference,CPU,cuda_api,0.200,2.00
+100,inference,CPU+GPU,cuda_api,0.300,3.00
+100,inference,GPU,gpu,1.500,15.00
+100,[unannotated],CPU,native,2.000,20.00"
+}
+
+# two.csv, rows shuffled: process 200 (no process row, 0..10 us):
+# main_loop on thread 200 all along with python; load on thread 201 2..4 us
+# with simulator (it started last, so it owns that time); a memcpy 6..7 us.
+# Process 300 (process row 1..5 us): episode, simulator 1..3, wait 3..5
+# while a kernel runs 3..5; phases rollout 1..3 and train 3..5.
+@test "--format csv: two processes, two threads, rows out of order" {
+	run rlprof-report -f csv "$R/two.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent
+200,main_loop,CPU,python,7.000,70.00
+200,main_loop,CPU+GPU,python,1.000,10.00
+200,load,CPU,simulator,2.000,20.00
+300,episode,CPU,simulator,2.000,50.00
+300,episode,GPU,gpu,2.000,50.00"
+}
+
+@test "--by phase: time per phase, [no phase] outside phases" {
+	run rlprof-report -f csv --by phase "$R/two.csv"
+	assert_success
+	assert_line "300,rollout,CPU,simulator,2.000,50.00"
+	assert_line "300,train,GPU,gpu,2.000,50.00"
+	assert_line "200,[no phase],CPU,python,7.000,70.00"
+}
+
+@test "--by process: one group per process" {
+	run rlprof-report -f csv -b process "$R/two.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent
+200,[all],CPU,python,7.000,70.00
+200,[all],CPU,simulator,2.000,20.00
+200,[all],CPU+GPU,python,1.000,10.00
+300,[all],CPU,simulator,2.000,50.00
+300,[all],GPU,gpu,2.000,50.00"
+}
+
+@test "--by category: all processes together, percent of the summed 14 us" {
+	run rlprof-report -f csv -b category "$R/two.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent
+all,[all],CPU,python,7.000,50.00
+all,[all],CPU,simulator,4.000,28.57
+all,[all],CPU+GPU,python,1.000,7.14
+all,[all],GPU,gpu,2.000,14.29"
+}
+
+@test "--process: only that process, in every format" {
+	run rlprof-report -f csv -p 300 "$R/two.csv"
+	assert_success
+	refute_line --partial "200,"
+	assert_line "300,episode,GPU,gpu,2.000,50.00"
+	# Process 300 has a process row; it must not come back with -p 200.
+	run rlprof-report -f csv -p 200 "$R/two.csv"
+	assert_success
+	refute_line --partial "300,"
+	assert_line "200,load,CPU,simulator,2.000,20.00"
+	run rlprof-report -f chrome -p 200 "$R/two.csv"
+	assert_success
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert {e["pid"] for e in d["traceEvents"]} == {200}, d' "$output"
+	run rlprof-report -f csv -p 12345 "$R/two.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent"
+}
+
+# The trace starts at 0 (main_loop); the window 2..4 us holds only load
+# (2 us simulator) in process 200, and episode 2..3 simulator, 3..4 GPU.
+@test "--from and --to: only the time inside the window counts" {
+	run rlprof-report -f csv --from 2us --to 4000ns "$R/two.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent
+200,load,CPU,simulator,2.000,100.00
+300,episode,CPU,simulator,1.000,50.00
+300,episode,GPU,gpu,1.000,50.00"
+}
+
+@test "--from: bad times and empty windows are usage errors" {
+	run rlprof-report --from 1parsec "$R/two.csv"
+	[ "$status" -eq 2 ]
+	assert_output --partial "bad time '1parsec'"
+	run rlprof-report --from 2s --to 1s "$R/two.csv"
+	[ "$status" -eq 2 ]
+}
+
+@test "--format json: same breakdown from JSON Lines as from CSV" {
+	run rlprof-report -f csv "$R/nested.jsonl"
+	assert_success
+	assert_output "$(rlprof-report -f csv "$R/nested.csv")"
+}
+
+# GPU 0 in two.csv: kernel 3..5 us and memcpy 6..7 us: busy 3 us of the
+# 10 us span; nvidia-smi sees a kernel in the only window: 100%.
+@test "--format table: GPU utilisation next to the nvidia-smi figure" {
+	run rlprof-report -f table "$R/two.csv"
+	assert_success
+	assert_line --regexp '^GPU 0 utilisation over 10.0 us:$'
+	assert_line --regexp '^  busy .* 30.00 %  \(3.00 us\)$'
+	assert_line --regexp '^  nvidia-smi, 1/6 s windows +100.00 %  \(3.33x the busy time\)$'
+
+	assert_line "process 300 (env worker): 4.00 us profiled"
+}
+
+@test "--format json: GPU utilisation over sampling windows of a long trace" {
+	# Kernels of 1 ms at the start of each second for 3 s; one at 2.5 s.
+	{
+		echo "kind,pid,tid,start_ns,end_ns,name,category,domain,device,stream,correlation,value,detail"
+		for s in 0 1 2; do
+			echo "gpu,1,,${s}000000000,${s}001000000,k,kernel,,0,1,,,"
+		done
+		echo "gpu,1,,2500000000,2501000000,k,kernel,,0,1,,,"
+		echo "op,1,1,0,3000000000,run,,,,,,0,"
+	} > t.csv
+	run rlprof-report -f json t.csv
+	assert_success
+	python3 - "$output" <<'PY'
+import json, sys
+g = json.loads(sys.argv[1])["gpus"][0]
+assert g["busy_us"] == 4000.0, g
+assert abs(g["busy_fraction"] - 4e-3 / 3) < 1e-6, g
+# 1/6 s windows: 18 over 3 s; kernels touch windows 0, 6, 12 and 15.
+assert (g["smi_windows_1_6s"], g["smi_active_1_6s"]) == (18, 4), g
+assert (g["smi_windows_1s"], g["smi_active_1s"]) == (3, 3), g
+assert g["smi_fraction_1s"] == 1.0, g
+PY
+}
+
+@test "--compare: two traces side by side with ratios" {
+	run rlprof-report -f csv --compare "$R/nested.csv" "$R/two.csv"
+	assert_success
+	assert_line --index 0 "operation,resource,category,time_us,percent,other_time_us,other_percent,ratio"
+	assert_line "main_loop,CPU,python,7.000,50.00,0.000,0.00,0.000"
+	assert_line "step,CPU,python,0.000,0.00,1.000,10.00,"
+	assert_line "[total],,,14.000,100.00,10.000,100.00,0.714"
+	run rlprof-report -f csv --compare "$R/two.csv" "$R/two.csv"
+	assert_success
+	assert_line "load,CPU,simulator,2.000,14.29,2.000,14.29,1.000"
+}
+
+@test "--compare: only table, csv and json" {
+	run rlprof-report -f svg --compare "$R/two.csv" "$R/nested.csv"
+	[ "$status" -eq 2 ]
+	assert_output --partial "--compare gives table, csv or json"
+}
