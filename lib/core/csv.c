@@ -1,4 +1,5 @@
 #include "core/csv.h"
+#include "core/grow.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -44,23 +45,6 @@ static int space_never(unsigned char c)
 	return 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 static void on_field(void *data, size_t len, void *ctx)
 {
 	struct core_csv_reader *r = ctx;
@@ -69,8 +53,8 @@ static void on_field(void *data, size_t len, void *ctx)
 
 	if (r->oom)
 		return;
-	if (grow((void **)&r->bytes, &r->capbytes, r->nbytes + len + 1, 1) ||
-	    grow((void **)&r->fld, &r->capf, r->nf + 1, sizeof(*r->fld))) {
+	if (core_grow((void **)&r->bytes, &r->capbytes, r->nbytes + len + 1, 1) ||
+	    core_grow((void **)&r->fld, &r->capf, r->nf + 1, sizeof(*r->fld))) {
 		r->oom = 1;
 		return;
 	}
@@ -98,7 +82,7 @@ static void on_record(int c, void *ctx)
 		r->prev_term = c;
 		return;
 	}
-	if (grow((void **)&r->recs, &r->caprec, r->nrec + 1, sizeof(struct rec))) {
+	if (core_grow((void **)&r->recs, &r->caprec, r->nrec + 1, sizeof(struct rec))) {
 		r->oom = 1;
 		return;
 	}
@@ -237,8 +221,8 @@ int core_csv_read(struct core_csv_reader *r, struct core_csv_row *row,
 						   "expected %ld fields, found %zu in '%s'",
 						   r->width, rec->n, r->name);
 	}
-	if (grow((void **)&r->ptrs, &r->capptrs, rec->n, sizeof(char *)) ||
-	    grow((void **)&r->lens, &r->caplens, rec->n, sizeof(size_t)))
+	if (core_grow((void **)&r->ptrs, &r->capptrs, rec->n, sizeof(char *)) ||
+	    core_grow((void **)&r->lens, &r->caplens, rec->n, sizeof(size_t)))
 		return core_error_set(err, -ENOMEM, "out of memory");
 	for (i = 0; i < rec->n; i++) {
 		r->ptrs[i] = r->bytes + r->fld[rec->first + i].off;

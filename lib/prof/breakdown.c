@@ -1,4 +1,5 @@
 #include "prof/breakdown.h"
+#include "core/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -66,23 +67,6 @@ int prof_ev_cmp(const struct prof_ev *a, const struct prof_ev *b)
 	if (a->value != b->value)
 		return a->value < b->value ? -1 : 1;
 	return (a->line > b->line) - (a->line < b->line);
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 8;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
 }
 
 int prof_breakdown_new(struct prof_breakdown **out, int64_t from, int64_t to)
@@ -274,7 +258,7 @@ static int heap_push(struct prof_bd_state *s, int64_t end, uint64_t serial, int 
 {
 	size_t i;
 
-	if (grow((void **)&s->heap, &s->capheap, s->nheap + 1, sizeof(*s->heap)))
+	if (core_grow((void **)&s->heap, &s->capheap, s->nheap + 1, sizeof(*s->heap)))
 		return -ENOMEM;
 	i = s->nheap++;
 	while (i && s->heap[(i - 1) / 2].end > end) {
@@ -472,7 +456,7 @@ int prof_breakdown_add(struct prof_breakdown *bd, const struct prof_trace_reader
 			p->calls[key]++;
 	}
 	st = &s->st[type];
-	if (grow((void **)&st->v, &st->cap, st->n + 1, sizeof(*st->v)))
+	if (core_grow((void **)&st->v, &st->cap, st->n + 1, sizeof(*st->v)))
 		return -ENOMEM;
 	st->v[st->n++] = (struct iv){ ev->tid, ++s->serial, key, ev->cat, 0 };
 	return heap_push(s, ev->end, s->serial, type);

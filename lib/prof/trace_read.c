@@ -1,4 +1,5 @@
 #include "prof/trace_read.h"
+#include "core/grow.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -74,23 +75,6 @@ static const char *const problem_names[PROF_PROB_COUNT] = {
 const char *prof_problem_name(enum prof_problem p)
 {
 	return (unsigned)p < PROF_PROB_COUNT ? problem_names[p] : "";
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
 }
 
 /* String table: FNV-1a, open addressing, strings in stable blocks. */
@@ -173,8 +157,8 @@ static uint32_t strtab_intern(struct strtab *st, const char *s, size_t len)
 		size_t cap = st->cap;
 		size_t cap2 = st->cap;
 
-		if (grow((void **)&st->str, &cap, st->n + 1, sizeof(char *)) ||
-		    grow((void **)&st->len, &cap2, st->n + 1, sizeof(uint32_t)))
+		if (core_grow((void **)&st->str, &cap, st->n + 1, sizeof(char *)) ||
+		    core_grow((void **)&st->len, &cap2, st->n + 1, sizeof(uint32_t)))
 			return 0;
 		st->cap = (uint32_t)(cap < cap2 ? cap : cap2);
 	}
@@ -659,7 +643,7 @@ static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid
 			r->lastproc = i;
 			return &r->procs[i];
 		}
-	if (grow((void **)&r->procs, &r->capprocs, r->nprocs + 1, sizeof(*r->procs)))
+	if (core_grow((void **)&r->procs, &r->capprocs, r->nprocs + 1, sizeof(*r->procs)))
 		return NULL;
 	r->procs[r->nprocs] = (struct prof_process){ pid, INT64_MIN, INT64_MAX, -1, 0, 0 };
 	r->lastproc = r->nprocs;
@@ -699,7 +683,7 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 	if (kind == PROF_KIND_META) {
 		struct meta *m;
 
-		if (grow((void **)&r->meta, &r->capmeta, r->nmeta + 1, sizeof(*r->meta)))
+		if (core_grow((void **)&r->meta, &r->capmeta, r->nmeta + 1, sizeof(*r->meta)))
 			return -ENOMEM;
 		m = &r->meta[r->nmeta];
 		if (!(m->key = strndup(F(COL_NAME))) || !(m->value = strndup(F(COL_DETAIL)))) {
@@ -768,7 +752,7 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 		pr->detail = intern(r, COL_DETAIL);
 		return 0;
 	case PROF_KIND_THREAD:
-		if (grow((void **)&r->threads, &r->capthreads, r->nthreads + 1, sizeof(*r->threads)))
+		if (core_grow((void **)&r->threads, &r->capthreads, r->nthreads + 1, sizeof(*r->threads)))
 			return -ENOMEM;
 		r->threads[r->nthreads++] = (struct prof_thread){ ev->pid, ev->tid, intern(r, COL_NAME) };
 		return 0;
