@@ -1,2 +1,56 @@
 # lib/prof: trace model, in-process recorder, breakdown analysis, calibration.
+#
+# Besides its part of librlkit, the area builds:
+#   $(O)/lib/rlkit/librlprof-inject.so   the NVTX injection library that
+#        rlprof-record loads into the command (NVTX_INJECTION64_PATH), with the
+#        recorder and the C API (Python uses it through ctypes).  It is built
+#        without sanitizers, so that it loads into any process.
+#   $(O)/share/rlkit/python/             the Python module, laid out as installed
+#   $(O)/workloads/rlprof-workload       the built-in test workload
 LIB_SRCS += $(wildcard lib/prof/*.c)
+
+NVTX_INCDIR := $(firstword $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h \
+	/usr/local/cuda/include/nvtx3/nvToolsExt.h /usr/include/nvtx3/nvToolsExt.h))
+NVTX_INCDIR := $(patsubst %/nvtx3/nvToolsExt.h,%,$(NVTX_INCDIR))
+
+PROF_INJECT := $(O)/lib/rlkit/librlprof-inject.so
+PROF_INJECT_SRCS := lib/prof/recorder.c lib/prof/rlprof.c lib/prof/trace.c lib/prof/inject/nvtx.c
+PROF_INJECT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
+	-Ilib -I$(NVTX_INCDIR) $(CFLAGS)
+PROF_PY_SRCS := $(shell find share/python -name '*.py' 2>/dev/null)
+PROF_PY := $(patsubst share/python/%,$(O)/share/rlkit/python/%,$(PROF_PY_SRCS))
+PROF_WORKLOAD := $(O)/workloads/rlprof-workload
+
+ifneq ($(NVTX_INCDIR),)
+EXTRA_TARGETS += $(PROF_INJECT) $(PROF_WORKLOAD)
+endif
+EXTRA_TARGETS += $(PROF_PY)
+DEMOS += demo-record
+
+$(PROF_INJECT): $(PROF_INJECT_SRCS) $(wildcard lib/prof/*.h) $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) LINK $@
+	$(Q)$(CC) $(PROF_INJECT_CFLAGS) -shared -Wl,-Bsymbolic -Wl,-soname,librlprof-inject.so \
+		-o $@ $(PROF_INJECT_SRCS) -pthread
+
+$(O)/share/rlkit/python/%.py: share/python/%.py
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+$(PROF_WORKLOAD): tests/workloads/rlprof-workload.c $(LIB_A) $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(NVTX_INCDIR) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(BASE_LIBS) -ldl
+
+.PHONY: demo-record
+demo-record: all
+	@echo "demo-record: recording the built-in workload (NVTX ranges, busy and sleeping)"
+	$(Q)$(O)/bin/rlprof-record --force -o $(O)/demo-record.csv -- \
+		$(PROF_WORKLOAD) busy-sleep 3 20 10
+	$(Q)awk -F, 'NR > 1 { n[$$1]++ } END { for (k in n) printf "  %-8s %d rows\n", k, n[k] }' \
+		$(O)/demo-record.csv | sort
+	@echo "demo-record: trace in $(O)/demo-record.csv"
+
+INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
+	$(if $(NVTX_INCDIR),install -m 755 $(PROF_INJECT) '$(DESTDIR)$(LIBDIR)/rlkit/' &&) true;
+UNINSTALL_EXTRA += rm -rf '$(DESTDIR)$(LIBDIR)/rlkit';
