@@ -37,7 +37,7 @@ $(O)/share/rlkit/python/%.py: share/python/%.py
 	@mkdir -p $(@D)
 	$(Q)cp $< $@
 
-$(PROF_WORKLOAD): tests/workloads/rlprof-workload.c $(LIB_A) $(O)/build-flags
+$(PROF_WORKLOAD): tests/workloads/rlprof-workload.c $(O)/lib/librlkit.a $(O)/build-flags
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(NVTX_INCDIR) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(BASE_LIBS) -ldl

@@ -1,0 +1,283 @@
+"""Annotate Python programs for rlprof-record(1).
+
+    import rlprof
+
+    with rlprof.operation("inference"):
+        action = policy(obs)
+
+    @rlprof.operation("train_step")
+    def train_step(batch): ...
+
+    rlprof.phase("training")
+    rlprof.counter("episode_return", ret)
+
+Outside rlprof-record every function does nothing.  Under rlprof-record
+the calls go, through ctypes, to the recorder in the library that
+rlprof-record names in RLPROF_LIB (the same one that records NVTX, so
+operations of this module, of the nvtx package and of torch.cuda.nvtx nest
+in one stack per thread).
+
+Automatic CPU categories: rlprof-record loads this module at interpreter
+start-up (sitecustomize) and calls start_categories(), which attributes
+each thread's time with a profile hook (sys.setprofile and
+threading.setprofile):
+
+  simulator  inside env.step()/env.reset() of a gymnasium (or gym) Env, and
+             inside native functions of simulator packages (ale_py,
+             gymnasium, gym, mujoco, pybullet)
+  backend    inside native functions of ML backends (torch, numpy,
+             tensorflow, jax, jaxlib, scipy)
+  python     the rest of the interpreter's time
+
+A native function is one the interpreter reports as a C call (builtin
+functions and methods); NumPy ufuncs such as numpy.add are not reported
+that way and count as python.  The hook runs on every Python call and
+return: expect pure-Python code to run about 2 to 3 times slower.
+rlprof-record --no-python leaves it out.
+"""
+
+import contextlib
+import ctypes
+import functools
+import os
+import sys
+import threading
+
+__all__ = ["enabled", "operation", "push", "pop", "mark", "phase", "counter",
+           "meta", "finish", "start_categories", "stop_categories"]
+
+_lib = None
+
+
+def _load():
+    global _lib
+    path = os.environ.get("RLPROF_LIB")
+    if not path or not os.environ.get("RLPROF_SPOOL_DIR"):
+        return
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError:
+        return
+    lib.rlprof_enabled.restype = ctypes.c_int
+    lib.rlprof_push.argtypes = [ctypes.c_char_p]
+    lib.rlprof_push.restype = ctypes.c_int
+    lib.rlprof_pop.restype = ctypes.c_int
+    lib.rlprof_mark.argtypes = [ctypes.c_char_p]
+    lib.rlprof_phase.argtypes = [ctypes.c_char_p]
+    lib.rlprof_counter.argtypes = [ctypes.c_char_p, ctypes.c_double]
+    lib.rlprof_meta.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    lib.rlprof_cpu.argtypes = [ctypes.c_int]
+    lib.rlprof_category_id.argtypes = [ctypes.c_char_p]
+    lib.rlprof_category_id.restype = ctypes.c_int
+    if lib.rlprof_enabled():
+        _lib = lib
+
+
+_load()
+
+
+def _b(s):
+    return s if isinstance(s, bytes) else str(s).encode("utf-8", "replace")
+
+
+def enabled():
+    """True when the program runs under rlprof-record."""
+    return _lib is not None
+
+
+def push(name):
+    """Open an operation on this thread's stack."""
+    if _lib is not None:
+        _lib.rlprof_push(_b(name))
+
+
+def pop():
+    """Close the innermost open operation of this thread."""
+    if _lib is not None:
+        _lib.rlprof_pop()
+
+
+class operation(contextlib.ContextDecorator):
+    """An operation: a context manager, or a decorator for functions."""
+
+    def __init__(self, name):
+        self.name = _b(name)
+
+    def __enter__(self):
+        if _lib is not None:
+            _lib.rlprof_push(self.name)
+        return self
+
+    def __exit__(self, *exc):
+        if _lib is not None:
+            _lib.rlprof_pop()
+        return False
+
+
+def mark(name):
+    """An instant event."""
+    if _lib is not None:
+        _lib.rlprof_mark(_b(name))
+
+
+def phase(name):
+    """Enter a phase of the run ("training", ...); None ends the current one."""
+    if _lib is not None:
+        _lib.rlprof_phase(None if name is None else _b(name))
+
+
+def counter(name, value):
+    """A sample of a counter."""
+    if _lib is not None:
+        _lib.rlprof_counter(_b(name), float(value))
+
+
+def meta(key, value):
+    """A key/value pair about the run."""
+    if _lib is not None:
+        _lib.rlprof_meta(_b(key), _b(value))
+
+
+def finish():
+    """Write out everything buffered; called before os._exit() and exec."""
+    if _lib is not None:
+        _lib.rlprof_finish()
+
+
+# Automatic CPU categories.
+
+_SIMULATOR_ROOTS = ("ale_py", "gymnasium", "gym", "mujoco", "pybullet")
+_BACKEND_ROOTS = ("torch", "numpy", "tensorflow", "jax", "jaxlib", "scipy")
+_ENV_METHODS = ("step", "reset")
+_cat = {}
+_root_cat = {}
+_code_cat = {}
+_local = threading.local()
+_running = False
+
+
+def _env_classes():
+    out = []
+    for name in ("gymnasium", "gym"):
+        mod = sys.modules.get(name)
+        env = getattr(mod, "Env", None) if mod is not None else None
+        if isinstance(env, type):
+            out.append(env)
+    return tuple(out)
+
+
+def _code_category(frame):
+    """Simulator for step/reset of an Env; None for other Python code."""
+    code = frame.f_code
+    if code.co_name not in _ENV_METHODS or not code.co_argcount:
+        return None
+    envs = _env_classes()
+    if not envs:
+        return None  # undecided: gymnasium may be imported later
+    self = frame.f_locals.get(code.co_varnames[0])
+    return _cat["simulator"] if isinstance(self, envs) else 0
+
+
+def _c_category(fn):
+    mod = getattr(fn, "__module__", None)
+    if mod is None:
+        owner = getattr(fn, "__self__", None)
+        if owner is not None:
+            mod = getattr(owner, "__name__", None) if type(owner).__name__ == "module" \
+                else type(owner).__module__
+    if not mod:
+        return 0
+    root = mod.partition(".")[0]
+    cat = _root_cat.get(root)
+    if cat is None:
+        cat = _cat["simulator"] if root in _SIMULATOR_ROOTS else \
+            _cat["backend"] if root in _BACKEND_ROOTS else 0
+        _root_cat[root] = cat
+    return cat
+
+
+def _state():
+    st = getattr(_local, "stack", None)
+    if st is None:
+        st = _local.stack = []
+        _local.current = _cat["python"]
+        _lib.rlprof_cpu(_cat["python"])
+    return st
+
+
+def _set(cat):
+    if cat != _local.current:
+        _local.current = cat
+        _lib.rlprof_cpu(cat)
+
+
+def _hook(frame, event, arg):
+    st = _state()
+    if event == "call":
+        code = frame.f_code
+        cat = _code_cat.get(code)
+        if cat is None:
+            cat = _code_category(frame)
+            if cat is None:
+                return
+            _code_cat[code] = cat
+        if cat:
+            st.append((frame, cat))
+            if len(st) == 1:
+                _set(cat)
+    elif event == "return":
+        if st and st[-1][0] is frame:
+            st.pop()
+            _set(st[-1][1] if st else _cat["python"])
+    elif event == "c_call":
+        if st:
+            return  # inside a category already: it owns nested time
+        cat = _c_category(arg)
+        if cat:
+            st.append((arg, cat))
+            _set(cat)
+    elif st and st[-1][0] is arg:  # c_return, c_exception
+        st.pop()
+        _set(st[-1][1] if st else _cat["python"])
+
+
+def _after_fork():
+    if getattr(_local, "stack", None) is not None:
+        _lib.rlprof_cpu(_local.current)
+
+
+def start_categories():
+    """Attribute CPU time to python, simulator and backend (see above)."""
+    global _running
+    if _lib is None or _running:
+        return
+    for name in ("python", "simulator", "backend"):
+        _cat[name] = _lib.rlprof_category_id(name.encode())
+    _running = True
+    _state()
+    threading.setprofile(_hook)
+    sys.setprofile(_hook)
+    os.register_at_fork(after_in_child=_after_fork)
+
+
+def stop_categories():
+    """Stop the profile hook (categories end where they are)."""
+    global _running
+    if not _running:
+        return
+    sys.setprofile(None)
+    threading.setprofile(None)
+    _running = False
+    _lib.rlprof_cpu(0)
+
+
+if _lib is not None:
+    # os._exit skips the recorder's exit handler: write out first.
+    _os_exit = os._exit
+
+    @functools.wraps(_os_exit)
+    def _exit(status):
+        _lib.rlprof_finish()
+        _os_exit(status)
+
+    os._exit = _exit
