@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "prof/launch.h"
 #include "prof/merge.h"
 #include "prof/recorder.h"
+#include "prof/sample.h"
 #include "prof/spool.h"
 #include "prof/trace_write.h"
 
@@ -28,6 +30,7 @@ enum {
 	OPT_NO_NVTX,
 	OPT_NO_PYTHON,
 	OPT_BUFFER,
+	OPT_SAMPLE,
 };
 
 static const struct core_opt opts[] = {
@@ -37,6 +40,7 @@ static const struct core_opt opts[] = {
 	{ "no-nvtx", OPT_NO_NVTX, NULL, "do not record NVTX annotations", NULL },
 	{ "no-python", OPT_NO_PYTHON, NULL, "do not inject the Python module (no automatic categories)", NULL },
 	{ "buffer-size", OPT_BUFFER, "KIB", "per-thread event buffer of the command in KiB (default 256)", NULL },
+	{ "sample", OPT_SAMPLE, "MS", "sample processes and blocked threads every MS ms (default 5; 0: never)", NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -52,7 +56,7 @@ struct options {
 	const char *output;
 	enum prof_trace_format format;
 	int force, nvtx, python;
-	long buffer_kib;
+	long buffer_kib, sample_ms;
 };
 
 static int handle(int key, const char *arg, void *ctx)
@@ -79,6 +83,10 @@ static int handle(int key, const char *arg, void *ctx)
 	case OPT_BUFFER:
 		if (core_cli_parse_long(arg, 4, 1048576, &o->buffer_kib) < 0)
 			core_cli_usage_error(&cli, "--buffer-size wants KiB from 4 to 1048576, not '%s'", arg);
+		break;
+	case OPT_SAMPLE:
+		if (core_cli_parse_long(arg, 0, 60000, &o->sample_ms) < 0)
+			core_cli_usage_error(&cli, "--sample wants milliseconds from 0 to 60000, not '%s'", arg);
 		break;
 	}
 	return 0;
@@ -203,11 +211,11 @@ static int exit_status(int status)
 
 static int write_trace(const struct options *o, struct core_atomic *af, const char *spool,
 		       char **argv, pid_t pid, int64_t start, int64_t end, int status,
-		       struct core_error *err)
+		       struct prof_sampler *sampler, struct core_error *err)
 {
 	struct prof_trace_writer w;
 	struct prof_merge *m = NULL;
-	struct prof_process_info child = { pid, getpid(), start, end, NULL, NULL };
+	struct prof_process_info child = { pid, getpid(), start, end, NULL, NULL, 0 };
 	char buf[64], host[256] = "", *cmd = join_args(argv);
 	int ret;
 
@@ -230,6 +238,13 @@ static int write_trace(const struct options *o, struct core_atomic *af, const ch
 		core_error_errno(err, errno ? errno : EIO, "writing '%s' failed", o->output);
 		goto out;
 	}
+	if (sampler && (ret = prof_sampler_finish(sampler, m, &w)) < 0) {
+		if (ret == -ENOMEM)
+			core_error_set(err, ret, "out of memory");
+		else
+			core_error_errno(err, errno ? errno : EIO, "writing '%s' failed", o->output);
+		goto out;
+	}
 	ret = prof_merge_dir(m, spool, &w, err);
 	if (ret < 0)
 		goto out;
@@ -244,9 +259,37 @@ out:
 	return ret;
 }
 
+/* Wait for the command; meanwhile sample it, and reap the orphaned
+ * descendants that come to us as a subreaper. */
+static void wait_command(pid_t pid, int *status, struct prof_sampler *sampler, long ms)
+{
+	for (;;) {
+		int st;
+		pid_t r = waitpid(-1, &st, sampler ? WNOHANG : 0);
+
+		if (r == pid) {
+			*status = st;
+			return;
+		}
+		if (r > 0) {
+			if (sampler)
+				prof_sampler_reaped(sampler, r, st);
+			continue;
+		}
+		if (r < 0 && errno != EINTR)
+			return;	/* cannot happen: pid is our child */
+		if (r == 0) {
+			if (prof_sampler_poll(sampler) < 0)
+				core_msg_die(CORE_EXIT_FAIL, "out of memory");
+			core_clock_sleep_ns(ms * 1000000);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
-	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 256 };
+	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 256, 5 };
+	struct prof_sampler *sampler = NULL;
 	struct core_atomic af = CORE_ATOMIC_INIT;
 	struct core_error err = CORE_ERROR_INIT;
 	char spool[] = "/tmp/rlprof.XXXXXX", *tmpdir = getenv("TMPDIR"), *spool_dir = spool;
@@ -273,6 +316,8 @@ int main(int argc, char **argv)
 	}
 	setup_env(&o, spool_dir);
 	catch_signals();
+	/* Descendants whose parent dies come to us, and stay in the tree. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	start = core_clock_real_ns();
 	if (prof_launch(argv + i, &pid, &err) < 0) {
 		core_atomic_abort(&af);
@@ -281,16 +326,18 @@ int main(int argc, char **argv)
 		return err.code == -ENOENT ? CORE_EXIT_NOTFOUND : CORE_EXIT_NOEXEC;
 	}
 	child_pid = pid;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	if (o.sample_ms > 0 && prof_sampler_new(&sampler, pid) < 0)
+		core_msg_die(CORE_EXIT_FAIL, "out of memory");
+	wait_command(pid, &status, sampler, o.sample_ms);
 	end = core_clock_real_ns();
 	child_pid = 0;
-	if (write_trace(&o, &af, spool_dir, argv + i, pid, start, end, status, &err) < 0) {
+	if (write_trace(&o, &af, spool_dir, argv + i, pid, start, end, status, sampler, &err) < 0) {
 		core_atomic_abort(&af);
 		remove_spool(spool_dir);
 		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	}
 	remove_spool(spool_dir);
+	prof_sampler_free(sampler);
 	if (core_atomic_commit(&af, &err) < 0)
 		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	return exit_status(status);

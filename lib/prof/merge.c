@@ -12,7 +12,8 @@
 
 struct proc {
 	int64_t pid, ppid, start, end, last;
-	char *command, *detail;
+	int64_t weak_start, weak_end;
+	char *command, *detail, *weak_detail;
 	int outside_start, outside_end;	/* came from prof_merge_process */
 	int forked;		/* image began with fork, not exec */
 	int exited;		/* an exit record was seen */
@@ -20,6 +21,7 @@ struct proc {
 
 struct thread {
 	int64_t pid, tid, first, last, end;
+	int64_t seen_last;	/* last seen from outside */
 	char *name;
 };
 
@@ -95,6 +97,7 @@ void prof_merge_free(struct prof_merge *m)
 	for (i = 0; i < m->nprocs; i++) {
 		free(m->procs[i].command);
 		free(m->procs[i].detail);
+		free(m->procs[i].weak_detail);
 	}
 	for (i = 0; i < m->nthreads; i++)
 		free(m->threads[i].name);
@@ -158,6 +161,15 @@ int prof_merge_process(struct prof_merge *m, const struct prof_process_info *inf
 		return -ENOMEM;
 	if (info->ppid >= 0)
 		p->ppid = info->ppid;
+	if (info->weak) {
+		if (info->start_ns)
+			p->weak_start = info->start_ns;
+		if (info->end_ns)
+			p->weak_end = info->end_ns;
+		if (!p->command && set_str(&p->command, info->command) < 0)
+			return -ENOMEM;
+		return set_str(&p->weak_detail, info->detail);
+	}
 	if (info->start_ns) {
 		p->start = info->start_ns;
 		p->outside_start = 1;
@@ -168,6 +180,22 @@ int prof_merge_process(struct prof_merge *m, const struct prof_process_info *inf
 	}
 	if (set_str(&p->command, info->command) < 0 || set_str(&p->detail, info->detail) < 0)
 		return -ENOMEM;
+	return 0;
+}
+
+int prof_merge_thread(struct prof_merge *m, int64_t pid, int64_t tid,
+		      int64_t first, int64_t last, const char *name)
+{
+	struct thread *t = thread_get(m, pid, tid);
+
+	if (!t)
+		return -ENOMEM;
+	if (!t->first || first < t->first)
+		t->first = first;
+	if (last > t->seen_last)
+		t->seen_last = last;
+	if (!t->name && name && *name)
+		return set_str(&t->name, name);
 	return 0;
 }
 
@@ -374,13 +402,22 @@ static int emit_phase(struct prof_trace_writer *w, int64_t pid, const struct ope
 	return prof_trace_write(w, &ev);
 }
 
+static int64_t proc_end(const struct proc *p)
+{
+	if (p->end)
+		return p->end;
+	return p->weak_end > p->last ? p->weak_end : p->last;
+}
+
 static int64_t thread_end_of(struct prof_merge *m, const struct proc *p, int64_t tid)
 {
 	struct thread *t = thread_get(m, p->pid, tid);
 
 	if (t && t->end)
 		return t->end;
-	return p->end ? p->end : p->last;
+	if (t && t->seen_last)
+		return t->seen_last > t->last ? t->seen_last : t->last;
+	return proc_end(p);
 }
 
 /* One record of pass 2. */
@@ -521,7 +558,7 @@ static int replay_end(struct prof_merge *m, struct replay *rp, struct prof_trace
 	}
 	for (i = 0; i < rp->nranges; i++) {
 		if (!ret)
-			ret = emit_op(w, rp, pid, &rp->ranges[i], p->end ? p->end : p->last,
+			ret = emit_op(w, rp, pid, &rp->ranges[i], proc_end(p),
 				      -1, "unclosed");
 		free(rp->ranges[i].name);
 	}
@@ -532,7 +569,7 @@ static int replay_end(struct prof_merge *m, struct replay *rp, struct prof_trace
 	rp->ncpus = 0;
 	if (rp->has_phase) {
 		if (!ret)
-			ret = emit_phase(w, pid, &rp->phase, p->end ? p->end : p->last);
+			ret = emit_phase(w, pid, &rp->phase, proc_end(p));
 		free(rp->phase.name);
 		rp->has_phase = 0;
 	}
@@ -652,20 +689,24 @@ int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w)
 		ev.kind = PROF_KIND_PROCESS;
 		ev.has = PROF_EV_PID;
 		ev.pid = p->pid;
-		if (p->start) {
+		if (p->start || p->weak_start) {
 			ev.has |= PROF_EV_START;
-			ev.start_ns = p->start;
+			ev.start_ns = p->start ? p->start : p->weak_start;
 		}
-		if (!p->end && !p->detail && kill((pid_t)p->pid, 0) == 0)
-			ev.detail = "running";
-		else if (!p->detail)
-			ev.detail = "killed";
-		else
-			ev.detail = p->detail;
-		if (p->end || p->last) {
+		if (proc_end(p)) {
 			ev.has |= PROF_EV_END;
-			ev.end_ns = p->end ? p->end : p->last;
+			ev.end_ns = proc_end(p);
 		}
+		if (p->detail)
+			ev.detail = p->detail;
+		else if (p->weak_detail && strcmp(p->weak_detail, "ended"))
+			ev.detail = p->weak_detail;
+		else if (p->last)
+			ev.detail = kill((pid_t)p->pid, 0) == 0 ? "running" : "killed";
+		else if (p->weak_detail)
+			ev.detail = p->weak_detail;
+		else
+			ev.detail = kill((pid_t)p->pid, 0) == 0 ? "running" : "killed";
 		ev.name = p->command;
 		if (p->ppid >= 0) {
 			ev.has |= PROF_EV_VALUE;

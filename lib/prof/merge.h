@@ -20,9 +20,11 @@
  * new phase ends the previous one.
  *
  * A process's end is, in order of preference: what prof_merge_process
- * said, the time of its exit record, the time of its last record.  A
- * process whose records stop without an exit record is "killed", or
- * "running" when it still exists.
+ * said (not weak), the time of its exit record, the later of the weak end
+ * and its last record.  Its detail: the one given (not weak), its exit
+ * record, a weak one that knows the status, "killed" when it has records
+ * but no exit record, the weak "ended", else "running" when the process
+ * still exists or "killed".
  */
 #ifndef PROF_MERGE_H
 #define PROF_MERGE_H
@@ -40,6 +42,8 @@ struct prof_process_info {
 	int64_t start_ns, end_ns;	/* 0: unknown */
 	const char *command;	/* NULL: unknown */
 	const char *detail;	/* "exit 0", "signal SIGINT", ...; NULL: unknown */
+	int weak;		/* 1: the process's own records, where there are
+				 * any, say better (facts from sampling /proc) */
 };
 
 int prof_merge_new(struct prof_merge **out);
@@ -48,6 +52,11 @@ void prof_merge_free(struct prof_merge *m);
 /* Record what is known of a process; later calls for one pid override the
  * fields they know. */
 int prof_merge_process(struct prof_merge *m, const struct prof_process_info *p);
+
+/* A thread seen from outside from `first` to `last`; its own records,
+ * where there are any, extend the span and name it. */
+int prof_merge_thread(struct prof_merge *m, int64_t pid, int64_t tid,
+		      int64_t first, int64_t last, const char *name);
 
 /* Read every *.spool file of `dir` and write the event rows.  A torn
  * file gives a warning row and the merge goes on; returns 0, or a negative
