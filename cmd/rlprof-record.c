@@ -235,21 +235,21 @@ static int write_trace(const struct options *o, struct core_atomic *af, const ch
 	    write_meta(&w, "command", cmd) < 0 ||
 	    write_meta(&w, "host", host) < 0 ||
 	    write_meta(&w, "start_ns", buf) < 0) {
-		core_error_errno(err, errno ? errno : EIO, "writing '%s' failed", o->output);
+		core_error_errno(err, errno > 0 ? errno : EIO, "writing the trace failed");
 		goto out;
 	}
 	if (sampler && (ret = prof_sampler_finish(sampler, m, &w)) < 0) {
 		if (ret == -ENOMEM)
 			core_error_set(err, ret, "out of memory");
 		else
-			core_error_errno(err, errno ? errno : EIO, "writing '%s' failed", o->output);
+			core_error_errno(err, -ret, "writing the trace failed");
 		goto out;
 	}
 	ret = prof_merge_dir(m, spool, &w, err);
 	if (ret < 0)
 		goto out;
-	if (prof_merge_finish(m, &w) < 0) {
-		ret = core_error_errno(err, errno ? errno : EIO, "writing '%s' failed", o->output);
+	if ((ret = prof_merge_finish(m, &w)) < 0) {
+		core_error_errno(err, -ret, "writing the trace failed");
 		goto out;
 	}
 	ret = 0;

@@ -634,7 +634,7 @@ out:
 	if (ret == -ENOMEM)
 		return core_error_set(err, -ENOMEM, "out of memory");
 	if (ret < 0)
-		return core_error_errno(err, EIO, "writing the trace failed");
+		return core_error_errno(err, -ret, "writing the trace failed");
 	return 0;
 }
 
@@ -681,6 +681,7 @@ int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writ
 int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w)
 {
 	size_t i;
+	int ret;
 
 	for (i = 0; i < m->nprocs; i++) {
 		struct proc *p = &m->procs[i];
@@ -712,8 +713,8 @@ int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w)
 			ev.has |= PROF_EV_VALUE;
 			ev.value = (double)p->ppid;
 		}
-		if (prof_trace_write(w, &ev) < 0)
-			return -EIO;
+		if ((ret = prof_trace_write(w, &ev)) < 0)
+			return ret;
 	}
 	for (i = 0; i < m->nthreads; i++) {
 		struct thread *t = &m->threads[i];
@@ -733,8 +734,8 @@ int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w)
 		if (ev.end_ns < ev.start_ns)
 			ev.end_ns = ev.start_ns;
 		ev.name = t->name;
-		if (prof_trace_write(w, &ev) < 0)
-			return -EIO;
+		if ((ret = prof_trace_write(w, &ev)) < 0)
+			return ret;
 	}
 	return 0;
 }

@@ -318,6 +318,7 @@ int prof_sampler_finish(struct prof_sampler *s, struct prof_merge *m,
 			struct prof_trace_writer *w)
 {
 	int64_t now = core_clock_real_ns();
+	int ret;
 	size_t i;
 
 	for (i = 0; i < s->nthreads; i++)
@@ -333,8 +334,8 @@ int prof_sampler_finish(struct prof_sampler *s, struct prof_merge *m,
 		ev.start_ns = s->waits[i].start;
 		ev.end_ns = s->waits[i].end;
 		ev.category = PROF_CAT_WAIT;
-		if (prof_trace_write(w, &ev) < 0)
-			return -EIO;
+		if ((ret = prof_trace_write(w, &ev)) < 0)
+			return ret;
 	}
 	for (i = 0; i < s->nprocs; i++) {
 		struct sproc *p = &s->procs[i];

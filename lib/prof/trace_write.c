@@ -122,6 +122,14 @@ static void json_string(FILE *fp, const char *s)
 	putc('"', fp);
 }
 
+/* 0, or the error of the stream: errno as stdio left it, else -EIO. */
+static int stream_status(FILE *fp)
+{
+	if (!ferror(fp))
+		return 0;
+	return errno > 0 ? -errno : -EIO;
+}
+
 int prof_trace_write(struct prof_trace_writer *w, const struct prof_event *ev)
 {
 	const char *f[PROF_TRACE_COLUMNS];
@@ -134,10 +142,10 @@ int prof_trace_write(struct prof_trace_writer *w, const struct prof_event *ev)
 			if (i > 0)
 				putc(',', w->fp);
 			if (f[i] && core_csv_write_field(w->fp, f[i], strlen(f[i])) < 0)
-				return -EIO;
+				return stream_status(w->fp);
 		}
 		putc('\n', w->fp);
-		return ferror(w->fp) ? -EIO : 0;
+		return stream_status(w->fp);
 	}
 	putc('{', w->fp);
 	for (i = 0; i < PROF_TRACE_COLUMNS; i++) {
@@ -154,5 +162,5 @@ int prof_trace_write(struct prof_trace_writer *w, const struct prof_event *ev)
 			json_string(w->fp, f[i]);
 	}
 	fputs("}\n", w->fp);
-	return ferror(w->fp) ? -EIO : 0;
+	return stream_status(w->fp);
 }

@@ -16,7 +16,8 @@
  * `value` is written as an integer when it is one, else with 17
  * significant digits.
  *
- * Functions return 0 or -EIO (the stream's error); the writer does not own
+ * Functions return 0 or a negative errno of the stream (-ENOSPC, -EPIPE;
+ * -EIO when unknown); the writer does not own
  * `fp`, and the caller checks the stream when closing it as usual.
  */
 #ifndef PROF_TRACE_WRITE_H
