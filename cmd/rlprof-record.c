@@ -45,7 +45,7 @@ static const struct core_opt opts[] = {
 };
 
 static const struct core_cli cli = {
-	.usage = "[-o FILE] [-f FORMAT] [--force] [options] [--] COMMAND [ARG...]",
+	.usage = "[-o FILE] [-f FORMAT] [options] [--] COMMAND [ARG ...]",
 	.summary = "Run COMMAND and record where its time goes (annotated operations, CPU\n"
 		   "categories, processes and threads) into a trace for rlprof-report(1).",
 	.opts = opts,

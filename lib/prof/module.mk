@@ -25,6 +25,7 @@ ifneq ($(NVTX_INCDIR),)
 EXTRA_TARGETS += $(PROF_INJECT) $(PROF_WORKLOAD)
 endif
 EXTRA_TARGETS += $(PROF_PY)
+PIP_PACKAGES += gymnasium nvtx numpy
 DEMOS += demo-record
 
 $(PROF_INJECT): $(PROF_INJECT_SRCS) $(wildcard lib/prof/*.h) $(O)/build-flags
