@@ -196,54 +196,63 @@ def _c_category(fn):
     return cat
 
 
-def _state():
-    st = getattr(_local, "stack", None)
-    if st is None:
-        st = _local.stack = []
-        _local.current = _cat["python"]
-        _lib.rlprof_cpu(_cat["python"])
-    return st
+def _thread_hook():
+    """A profile hook for one thread, its state in closure cells."""
+    py = _cat["python"]
+    stack = []
+    current = [py]
+    cpu = _lib.rlprof_cpu
+    code_cat = _code_cat
+    cpu(py)
 
+    def switch(cat):
+        if cat != current[0]:
+            current[0] = cat
+            cpu(cat)
 
-def _set(cat):
-    if cat != _local.current:
-        _local.current = cat
-        _lib.rlprof_cpu(cat)
-
-
-def _hook(frame, event, arg):
-    st = _state()
-    if event == "call":
-        code = frame.f_code
-        cat = _code_cat.get(code)
-        if cat is None:
-            cat = _code_category(frame)
+    def hook(frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            cat = code_cat.get(code)
             if cat is None:
-                return
-            _code_cat[code] = cat
-        if cat:
-            st.append((frame, cat))
-            if len(st) == 1:
-                _set(cat)
-    elif event == "return":
-        if st and st[-1][0] is frame:
-            st.pop()
-            _set(st[-1][1] if st else _cat["python"])
-    elif event == "c_call":
-        if st:
-            return  # inside a category already: it owns nested time
-        cat = _c_category(arg)
-        if cat:
-            st.append((arg, cat))
-            _set(cat)
-    elif st and st[-1][0] is arg:  # c_return, c_exception
-        st.pop()
-        _set(st[-1][1] if st else _cat["python"])
+                cat = _code_category(frame)
+                if cat is None:
+                    return
+                code_cat[code] = cat
+            if cat:
+                stack.append((frame, cat))
+                if len(stack) == 1:
+                    switch(cat)
+        elif event == "return":
+            if stack and stack[-1][0] is frame:
+                stack.pop()
+                switch(stack[-1][1] if stack else py)
+        elif event == "c_call":
+            if stack:
+                return  # inside a category already: it owns nested time
+            cat = _c_category(arg)
+            if cat:
+                stack.append((arg, cat))
+                switch(cat)
+        elif stack and stack[-1][0] is arg:  # c_return, c_exception
+            stack.pop()
+            switch(stack[-1][1] if stack else py)
+
+    hook.current = current
+    return hook
+
+
+def _new_thread(frame, event, arg):
+    """threading.setprofile: give each new thread its own hook."""
+    hook = _local.hook = _thread_hook()
+    sys.setprofile(hook)
+    hook(frame, event, arg)
 
 
 def _after_fork():
-    if getattr(_local, "stack", None) is not None:
-        _lib.rlprof_cpu(_local.current)
+    hook = getattr(_local, "hook", None)
+    if hook is not None:
+        _lib.rlprof_cpu(hook.current[0])
 
 
 def start_categories():
@@ -254,9 +263,9 @@ def start_categories():
     for name in ("python", "simulator", "backend"):
         _cat[name] = _lib.rlprof_category_id(name.encode())
     _running = True
-    _state()
-    threading.setprofile(_hook)
-    sys.setprofile(_hook)
+    _local.hook = _thread_hook()
+    threading.setprofile(_new_thread)
+    sys.setprofile(_local.hook)
     os.register_at_fork(after_in_child=_after_fork)
 
 
