@@ -130,7 +130,7 @@ print("ok")' t.jsonl
 }
 
 @test "process rows: the command's pid, parent, times and command line" {
-	rlprof-record -o t.csv -- "$W" busy-sleep 5 0 1
+	rlprof-record --sample 0 -o t.csv -- "$W" busy-sleep 5 0 1
 	run awk -F, -v me=$$ '$1 == "process" { print $6 "|" $13 }' t.csv
 	assert_output "$W busy-sleep 5 0 1|exit 0"
 	run awk -F, '$1 == "process" { d = $5 - $4; print (d >= 5e6 && d < 5e9) ? "ok" : d }' t.csv

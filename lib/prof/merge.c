@@ -274,6 +274,17 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 			case PROF_REC_THREAD_END:
 				t->end = rec->t;
 				break;
+			case PROF_REC_START: {
+				struct open o = { tid, rec->t, rec->domain, rec->u, strdup(text) };
+
+				if (!o.name || grow((void **)&rp->ranges, &rp->capranges,
+						    rp->nranges, sizeof(o)) < 0) {
+					free(o.name);
+					return -ENOMEM;
+				}
+				rp->ranges[rp->nranges++] = o;
+				break;
+			}
 			case PROF_REC_DOMAIN:
 				if (rec->u < 1u << 20 && rec->u >= rp->ndomains) {
 					char **d = realloc(rp->domains, (rec->u + 1) * sizeof(*d));
@@ -463,16 +474,7 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 		free(s->v[s->n].name);
 		return ret;
 	case PROF_REC_START:
-		if (grow((void **)&rp->ranges, &rp->capranges, rp->nranges, sizeof(o)) < 0)
-			return -ENOMEM;
-		o.tid = tid;
-		o.t = rec->t;
-		o.domain = rec->domain;
-		o.id = rec->u;
-		if (!(o.name = strdup(text)))
-			return -ENOMEM;
-		rp->ranges[rp->nranges++] = o;
-		return 0;
+		return 0;	/* collected in pass 1: ends may come first */
 	case PROF_REC_END:
 		for (i = rp->nranges; i-- > 0;)
 			if (rp->ranges[i].id == rec->u) {
@@ -576,12 +578,20 @@ static int replay_end(struct prof_merge *m, struct replay *rp, struct prof_trace
 	return ret;
 }
 
+/* Frees what is still open too (after an error, replay_end did not run). */
 static void replay_release(struct replay *rp)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < rp->nstacks; i++)
+	for (i = 0; i < rp->nstacks; i++) {
+		for (j = 0; j < rp->stacks[i].n; j++)
+			free(rp->stacks[i].v[j].name);
 		free(rp->stacks[i].v);
+	}
+	for (i = 0; i < rp->nranges; i++)
+		free(rp->ranges[i].name);
+	if (rp->has_phase)
+		free(rp->phase.name);
 	for (i = 0; i < rp->ndomains; i++)
 		free(rp->domains[i]);
 	free(rp->stacks);
@@ -609,6 +619,7 @@ static int merge_file(struct prof_merge *m, const char *path, struct prof_trace_
 	if (ret == -ENOMEM)
 		goto out;
 	rewind(fp);
+	prof_spool_reader_release(&r);
 	prof_spool_reader_init(&r, fp, path);
 	while (!wret && (ret = prof_spool_read(&r, NULL)) > 0) {
 		struct proc *p = proc_get(m, r.chunk.pid);
@@ -697,6 +708,8 @@ int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w)
 		if (proc_end(p)) {
 			ev.has |= PROF_EV_END;
 			ev.end_ns = proc_end(p);
+			if ((ev.has & PROF_EV_START) && ev.end_ns < ev.start_ns)
+				ev.end_ns = ev.start_ns;
 		}
 		if (p->detail)
 			ev.detail = p->detail;

@@ -373,12 +373,24 @@ static void on_exit_handler(int status, void *arg)
 	prof_rec_finish();
 }
 
+/* A fault (or abort) ends the process whoever handles it: write out first,
+ * then let the program's own handler (a sanitizer, faulthandler) run. */
+static int is_fault(int sig, const siginfo_t *si)
+{
+	return sig == SIGABRT || (si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS ||
+						     sig == SIGILL || sig == SIGFPE));
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction *old = &old_actions[sig];
 	struct tbuf *tb = cur;
 	int saved = errno;
 
+	if (old->sa_handler == SIG_DFL || is_fault(sig, si)) {
+		write_single(tb ? tb->tid : gettid_(), PROF_REC_EXIT, 1, (uint64_t)sig, NULL);
+		prof_rec_finish();
+	}
 	if (old->sa_handler != SIG_DFL) {
 		/* The program handles it: let it, and let it exit normally. */
 		if (old->sa_flags & SA_SIGINFO)
@@ -388,13 +400,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		errno = saved;
 		return;
 	}
-	write_single(tb ? tb->tid : gettid_(), PROF_REC_EXIT, 1, (uint64_t)sig, NULL);
-	prof_rec_finish();
 	sigaction(sig, old, NULL);
 	/* A fault repeats when the handler returns; others are raised again
 	 * and arrive on return, since sig is blocked while we run. */
-	if (si->si_code <= 0 || (sig != SIGSEGV && sig != SIGBUS && sig != SIGILL &&
-				 sig != SIGFPE))
+	if (!is_fault(sig, si) || sig == SIGABRT)
 		raise(sig);
 	errno = saved;
 }
@@ -439,6 +448,7 @@ static int64_t process_start_ns(void)
 {
 	char buf[1024], *p;
 	unsigned long long ticks;
+	int64_t now, start;
 	struct timespec boot;
 	ssize_t n;
 	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), i;
@@ -456,8 +466,10 @@ static int64_t process_start_ns(void)
 	if (!p || sscanf(p + 1, "%llu", &ticks) != 1 ||
 	    clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
 		return now_ns();
-	return now_ns() - ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec) +
-	       (int64_t)(ticks * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
+	now = now_ns();
+	start = now - ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec) +
+		(int64_t)(ticks * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
+	return start < now ? start : now;	/* good to a clock tick */
 }
 
 static void add_proc(int forked, int64_t start)

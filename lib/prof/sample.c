@@ -143,6 +143,9 @@ static struct sproc *proc_add(struct prof_sampler *s, int64_t pid, int64_t now)
 		p->ppid = ppid;
 		p->start = s->boot_real +
 			   (int64_t)(start * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
+		/* The estimate is good to a clock tick: it was alive now. */
+		if (p->start > now)
+			p->start = now;
 	}
 	snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)pid);
 	n = read_file(path, buf, sizeof(buf));

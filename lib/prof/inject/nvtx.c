@@ -17,11 +17,16 @@
 #include "prof/recorder.h"
 #include "prof/rlprof.h"
 
-/* What our domain and string handles point to. */
+/* What our domain and string handles point to.  They live as long as the
+ * process (NVTX has no call to release them), on one list. */
 struct handle {
+	struct handle *next;
 	uint32_t domain;
 	char text[];
 };
+
+static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct handle *handles;
 
 static uint32_t domain_of(nvtxDomainHandle_t d)
 {
@@ -173,7 +178,6 @@ static void d_resource_destroy(nvtxResourceHandle_t r) { (void)r; }
 static void d_name_category_a(nvtxDomainHandle_t d, uint32_t c, const char *n) { (void)d; (void)c; (void)n; }
 static void d_name_category_w(nvtxDomainHandle_t d, uint32_t c, const wchar_t *n) { (void)d; (void)c; (void)n; }
 
-/* Handles live as long as the process: NVTX has no way to release them. */
 static struct handle *handle_new(uint32_t domain, const char *s)
 {
 	size_t len = s ? strlen(s) : 0;
@@ -184,6 +188,10 @@ static struct handle *handle_new(uint32_t domain, const char *s)
 	h->domain = domain;
 	memcpy(h->text, s ? s : "", len);
 	h->text[len] = 0;
+	pthread_mutex_lock(&handles_lock);
+	h->next = handles;
+	handles = h;
+	pthread_mutex_unlock(&handles_lock);
 	return h;
 }
 
@@ -200,26 +208,19 @@ static nvtxStringHandle_t d_register_w(nvtxDomainHandle_t d, const wchar_t *w)
 	return d_register_a(d, buf);
 }
 
-/* One handle per domain name, so that equal names share an id. */
-static pthread_mutex_t domains_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct dom_entry { struct dom_entry *next; struct handle *h; } *dom_list;
-
+/* One handle per domain, so that equal names share one. */
 static nvtxDomainHandle_t d_create_a(const char *name)
 {
 	uint32_t id = prof_rec_domain(name);
-	struct dom_entry *e;
-	struct handle *h = NULL;
+	struct handle *h;
 
-	pthread_mutex_lock(&domains_lock);
-	for (e = dom_list; e; e = e->next)
-		if (e->h->domain == id)
-			h = e->h;
-	if (!h && (h = handle_new(id, name)) && (e = malloc(sizeof(*e)))) {
-		e->h = h;
-		e->next = dom_list;
-		dom_list = e;
-	}
-	pthread_mutex_unlock(&domains_lock);
+	pthread_mutex_lock(&handles_lock);
+	for (h = handles; h; h = h->next)
+		if (h->domain == id && !strcmp(h->text, name ? name : ""))
+			break;
+	pthread_mutex_unlock(&handles_lock);
+	if (!h)
+		h = handle_new(id, name);
 	return (nvtxDomainHandle_t)(void *)h;
 }
 
