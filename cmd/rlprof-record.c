@@ -103,9 +103,24 @@ static void forward(int sig, siginfo_t *si, void *uc)
 		kill((pid_t)child_pid, sig);
 }
 
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+/* Block or unblock the forwarded signals: blocked while the command starts,
+ * so that one that comes early waits until its pid is known. */
+static void block_signals(int how)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(how, &set, NULL);
+}
+
 static void catch_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+	const int *sigs = forwarded;
 	struct sigaction sa;
 	size_t i;
 
@@ -115,7 +130,7 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	/* Signals ignored when we started stay ignored, for us and the
 	 * command (nohup, background jobs of scripts). */
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++) {
 		struct sigaction old;
 
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
@@ -325,6 +340,7 @@ int main(int argc, char **argv)
 	/* Descendants whose parent dies come to us, and stay in the tree. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	start = core_clock_real_ns();
+	block_signals(SIG_BLOCK);
 	if (prof_launch(argv + i, &pid, &err) < 0) {
 		core_atomic_abort(&af);
 		remove_spool(spool_dir);
@@ -332,6 +348,7 @@ int main(int argc, char **argv)
 		return err.code == -ENOENT ? CORE_EXIT_NOTFOUND : CORE_EXIT_NOEXEC;
 	}
 	child_pid = pid;
+	block_signals(SIG_UNBLOCK);
 	if (o.sample_ms > 0 && prof_sampler_new(&sampler, pid) < 0)
 		core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	wait_command(pid, &status, sampler, o.sample_ms);
