@@ -7,6 +7,7 @@
 #        without sanitizers, so that it loads into any process.
 #   $(O)/share/rlkit/python/             the Python module, laid out as installed
 #   $(O)/workloads/rlprof-workload       the built-in test workload
+# NVTX support and the workload need the NVTX v3 headers (CUDA toolkit).
 LIB_SRCS += $(wildcard lib/prof/*.c)
 
 NVTX_INCDIR := $(firstword $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h \
@@ -14,17 +15,19 @@ NVTX_INCDIR := $(firstword $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h \
 NVTX_INCDIR := $(patsubst %/nvtx3/nvToolsExt.h,%,$(NVTX_INCDIR))
 
 PROF_INJECT := $(O)/lib/rlkit/librlprof-inject.so
-PROF_INJECT_SRCS := lib/prof/recorder.c lib/prof/rlprof.c lib/prof/trace.c lib/prof/inject/nvtx.c
+# Without the NVTX headers the library still serves the Python module.
+PROF_INJECT_SRCS := lib/prof/recorder.c lib/prof/rlprof.c lib/prof/trace.c \
+	$(if $(NVTX_INCDIR),lib/prof/inject/nvtx.c)
 PROF_INJECT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
-	-Ilib -I$(NVTX_INCDIR) $(CFLAGS)
+	-Ilib $(if $(NVTX_INCDIR),-I$(NVTX_INCDIR)) $(CFLAGS)
 PROF_PY_SRCS := $(shell find share/python -name '*.py' 2>/dev/null)
 PROF_PY := $(patsubst share/python/%,$(O)/share/rlkit/python/%,$(PROF_PY_SRCS))
 PROF_WORKLOAD := $(O)/workloads/rlprof-workload
 
 ifneq ($(NVTX_INCDIR),)
-EXTRA_TARGETS += $(PROF_INJECT) $(PROF_WORKLOAD)
+EXTRA_TARGETS += $(PROF_WORKLOAD)
 endif
-EXTRA_TARGETS += $(PROF_PY)
+EXTRA_TARGETS += $(PROF_INJECT) $(PROF_PY)
 PIP_PACKAGES += gymnasium nvtx numpy
 DEMOS += demo-record
 
@@ -44,6 +47,7 @@ $(PROF_WORKLOAD): tests/workloads/rlprof-workload.c $(O)/lib/librlkit.a $(O)/bui
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(NVTX_INCDIR) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(BASE_LIBS) -ldl
 
 .PHONY: demo-record
+ifneq ($(NVTX_INCDIR),)
 demo-record: all
 	@echo "demo-record: recording the built-in workload (NVTX ranges, busy and sleeping)"
 	$(Q)$(O)/bin/rlprof-record --force -o $(O)/demo-record.csv -- \
@@ -51,7 +55,11 @@ demo-record: all
 	$(Q)awk -F, 'NR > 1 { n[$$1]++ } END { for (k in n) printf "  %-8s %d rows\n", k, n[k] }' \
 		$(O)/demo-record.csv | sort
 	@echo "demo-record: trace in $(O)/demo-record.csv"
+else
+demo-record: all
+	@echo "demo-record: skipped: no NVTX v3 headers (install the CUDA toolkit)"
+endif
 
 INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
-	$(if $(NVTX_INCDIR),install -m 755 $(PROF_INJECT) '$(DESTDIR)$(LIBDIR)/rlkit/' &&) true;
+	install -m 755 $(PROF_INJECT) '$(DESTDIR)$(LIBDIR)/rlkit/';
 UNINSTALL_EXTRA += rm -rf '$(DESTDIR)$(LIBDIR)/rlkit';

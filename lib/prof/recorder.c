@@ -37,6 +37,7 @@ struct domain {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static _Atomic int active;		/* 1 recording, 0 not */
+static _Atomic int inactive;		/* 1 once init decided not to record */
 static int spool_fd = -1;
 static char *spool_dir;
 static uint32_t cur_pid;
@@ -188,6 +189,8 @@ static inline struct tbuf *tbuf_get(void)
 
 	if (__builtin_expect(tb != NULL, 1))
 		return tb;
+	if (atomic_load_explicit(&inactive, memory_order_relaxed))
+		return NULL;	/* the common case outside rlprof-record */
 	pthread_once(&once, init);
 	if (!atomic_load_explicit(&active, memory_order_acquire))
 		return NULL;
@@ -516,6 +519,7 @@ static void atfork_child(void)
 	}
 	if (spool_fd < 0) {
 		atomic_store(&active, 0);
+		atomic_store(&inactive, 1);
 		cur = NULL;
 		return;
 	}
@@ -524,7 +528,7 @@ static void atfork_child(void)
 		add_thread_name(self);
 }
 
-static void init(void)
+static void init_try(void)
 {
 	const char *dir = getenv(PROF_SPOOL_ENV), *kb = getenv(PROF_REC_BUFFER_ENV);
 	long k = kb ? strtol(kb, NULL, 10) : 0;
@@ -543,4 +547,11 @@ static void init(void)
 	install_signals();
 	atomic_store(&active, 1);
 	add_proc(0, start);
+}
+
+static void init(void)
+{
+	init_try();
+	if (!atomic_load(&active))
+		atomic_store(&inactive, 1);
 }
