@@ -84,6 +84,9 @@ SRC
 	make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" SANITIZE="${RLKIT_SANITIZE:-}" \
 		install-bin install-lib install-data DESTDIR="$dest" PREFIX=/usr >/dev/null
 	[ -x "$dest/usr/lib/rlkit/librlprof-inject.so" ]
+	if [ -e "$RLKIT_BUILD/lib/rlkit/_rlprof_hook.so" ]; then
+		[ -x "$dest/usr/lib/rlkit/_rlprof_hook.so" ] || fail "C hook not installed"
+	fi
 	[ -f "$dest/usr/share/rlkit/python/rlprof.py" ]
 	[ -f "$dest/usr/share/rlkit/python/inject/sitecustomize.py" ]
 	run "$dest/usr/bin/rlprof-record" -o t.csv -- "$W" busy-sleep 0 0 2

@@ -86,8 +86,7 @@ print("quiet")'
 	assert_output quiet
 }
 
-@test "categories: a gymnasium CartPole loop splits into simulator, backend and python" {
-	skip_unless_python gymnasium numpy nvtx
+cartpole_categories() {
 	cat > cp.py <<'PY'
 import gymnasium as gym, numpy as np, nvtx
 env = gym.make("CartPole-v1")
@@ -105,7 +104,7 @@ for i in range(500):
         with nvtx.annotate("reset"):
             obs, _ = env.reset()
 PY
-	run rlprof-record -o t.csv -- python3 cp.py
+	run rlprof-record -o t.csv --force -- python3 cp.py
 	assert_success
 	run check validate t.csv
 	assert_success
@@ -129,6 +128,49 @@ for s, e in sims:
         outside += 1
 assert outside == 0, "%d simulator rows outside step and reset ops" % outside
 PY
+}
+
+@test "categories: a gymnasium CartPole loop splits into simulator, backend and python (C hook)" {
+	skip_unless_python gymnasium numpy nvtx
+	[ -e "$RLKIT_BUILD/lib/rlkit/_rlprof_hook.so" ] || skip "the C hook was not built (no Python headers: python3-dev)"
+	run rlprof-record -o k.csv -- python3 -c 'import rlprof; print(rlprof.hook_kind())'
+	assert_output c
+	cartpole_categories
+}
+
+@test "categories: the same with the pure-Python hook (RLPROF_PYHOOK=python)" {
+	skip_unless_python gymnasium numpy nvtx
+	RLPROF_PYHOOK=python run rlprof-record -o k.csv -- python3 -c 'import rlprof; print(rlprof.hook_kind())'
+	assert_output python
+	RLPROF_PYHOOK=python cartpole_categories
+}
+
+@test "categories: both hooks attribute the same calls" {
+	skip_unless_python gymnasium numpy
+	[ -e "$RLKIT_BUILD/lib/rlkit/_rlprof_hook.so" ] || skip "the C hook was not built (no Python headers: python3-dev)"
+	cat > same.py <<'PY'
+import gymnasium as gym, numpy as np, threading
+def run(n):
+    env = gym.make("CartPole-v1")
+    obs, _ = env.reset(seed=1)
+    for i in range(n):
+        obs, r, term, trunc, _ = env.step(int(np.sum(obs) > 0))
+        if term or trunc:
+            obs, _ = env.reset()
+t = threading.Thread(target=run, args=(200,))
+t.start()
+run(200)
+t.join()
+PY
+	rlprof-record --sample 0 -o c.csv -- python3 same.py
+	RLPROF_PYHOOK=python rlprof-record --sample 0 -o p.csv -- python3 same.py
+	for cat in python simulator backend; do
+		c=$(grep -c ",$cat,,,,,,\$" c.csv) p=$(grep -c ",$cat,,,,,,\$" p.csv)
+		[ "$c" -eq "$p" ] || fail "$cat rows: C hook $c, Python hook $p"
+		[ "$c" -gt 0 ] || fail "no $cat rows"
+	done
+	# Both threads were attributed.
+	[ "$(awk -F, '$1 == "cpu" && $7 == "simulator" { print $3 }' c.csv | sort -u | wc -l)" -eq 2 ]
 }
 
 @test "--no-python: no automatic categories, NVTX still recorded" {

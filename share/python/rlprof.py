@@ -32,19 +32,23 @@ threading.setprofile):
 A native function is one the interpreter reports as a C call (builtin
 functions and methods); NumPy ufuncs such as numpy.add are not reported
 that way and count as python.  The hook runs on every Python call and
-return: expect pure-Python code to run about 2 to 3 times slower.
-rlprof-record --no-python leaves it out.
+return.  It is written in C (_rlprof_hook.so, next to the library in
+RLPROF_LIB, built for one Python version); where that cannot be loaded, or
+with RLPROF_PYHOOK=python, the same rules run in Python, several times
+slower (see bench/record-overhead).  rlprof-record --no-python leaves the
+hook out.
 """
 
 import contextlib
 import ctypes
 import functools
+import importlib.util
 import os
 import sys
 import threading
 
 __all__ = ["enabled", "operation", "push", "pop", "mark", "phase", "counter",
-           "meta", "finish", "start_categories", "stop_categories"]
+           "meta", "finish", "start_categories", "stop_categories", "hook_kind"]
 
 _lib = None
 
@@ -255,14 +259,53 @@ def _after_fork():
         _lib.rlprof_cpu(hook.current[0])
 
 
+_c_hook = None
+
+
+def _load_c_hook():
+    """The C hook next to the recorder library, or None."""
+    if os.environ.get("RLPROF_PYHOOK") == "python":
+        return None
+    path = os.path.join(os.path.dirname(os.environ.get("RLPROF_LIB", "")), "_rlprof_hook.so")
+    if not os.path.exists(path):
+        return None
+    try:
+        spec = importlib.util.spec_from_file_location("_rlprof_hook", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        cpu = ctypes.cast(_lib.rlprof_cpu, ctypes.c_void_p).value
+        mod.start(_code_category, _c_category, cpu, _cat["python"])
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
+    return mod
+
+
+def _new_thread_c(frame, event, arg):
+    """threading.setprofile: put the C hook on each new thread."""
+    _c_hook.thread()
+
+
+def hook_kind():
+    """"c" or "python": which hook attributes categories; None when off."""
+    if not _running:
+        return None
+    return "c" if _c_hook is not None else "python"
+
+
 def start_categories():
     """Attribute CPU time to python, simulator and backend (see above)."""
-    global _running
+    global _running, _c_hook
     if _lib is None or _running:
         return
     for name in ("python", "simulator", "backend"):
         _cat[name] = _lib.rlprof_category_id(name.encode())
     _running = True
+    _c_hook = _load_c_hook()
+    if _c_hook is not None:
+        threading.setprofile(_new_thread_c)
+        _c_hook.thread()
+        os.register_at_fork(after_in_child=_c_hook.resync)
+        return
     _local.hook = _thread_hook()
     threading.setprofile(_new_thread)
     sys.setprofile(_local.hook)
@@ -274,6 +317,8 @@ def stop_categories():
     global _running
     if not _running:
         return
+    if _c_hook is not None:
+        _c_hook.stop()
     sys.setprofile(None)
     threading.setprofile(None)
     _running = False
