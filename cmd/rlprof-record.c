@@ -1,7 +1,7 @@
 /* rlprof-record: run a command and record where its time goes. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,24 +204,6 @@ static char *join_args(char **argv)
 	return s;
 }
 
-static void remove_spool(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d))) {
-		char *path;
-
-		if (e->d_name[0] == '.' || asprintf(&path, "%s/%s", dir, e->d_name) < 0)
-			continue;
-		unlink(path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 /* The exit status of rlprof-record for the command's wait status. */
 static int exit_status(int status)
 {
@@ -313,7 +295,7 @@ int main(int argc, char **argv)
 	struct prof_sampler *sampler = NULL;
 	struct core_atomic af = CORE_ATOMIC_INIT;
 	struct core_error err = CORE_ERROR_INIT;
-	char spool[] = "/tmp/rlprof.XXXXXX", *tmpdir = getenv("TMPDIR"), *spool_dir = spool;
+	char spool_dir[PATH_MAX];
 	int64_t start, end;
 	int status = 0, i;
 	pid_t pid;
@@ -326,14 +308,9 @@ int main(int argc, char **argv)
 		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	if (af.fp != stdout)
 		fcntl(fileno(af.fp), F_SETFD, FD_CLOEXEC);
-	if (tmpdir && *tmpdir && asprintf(&spool_dir, "%s/rlprof.XXXXXX", tmpdir) < 0)
-		spool_dir = spool;
-	if (!mkdtemp(spool_dir)) {
-		int e = errno;
-
+	if (prof_spool_dir_make(spool_dir, sizeof(spool_dir), &err) < 0) {
 		core_atomic_abort(&af);
-		core_msg_die(CORE_EXIT_FAIL, "cannot create a folder in '%s': %s",
-			     tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(e));
+		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	}
 	setup_env(&o, spool_dir);
 	catch_signals();
@@ -343,7 +320,7 @@ int main(int argc, char **argv)
 	block_signals(SIG_BLOCK);
 	if (prof_launch(argv + i, &pid, &err) < 0) {
 		core_atomic_abort(&af);
-		remove_spool(spool_dir);
+		prof_spool_dir_remove(spool_dir);
 		core_msg_error("%s", err.msg);
 		return err.code == -ENOENT ? CORE_EXIT_NOTFOUND : CORE_EXIT_NOEXEC;
 	}
@@ -356,10 +333,10 @@ int main(int argc, char **argv)
 	child_pid = 0;
 	if (write_trace(&o, &af, spool_dir, argv + i, pid, start, end, status, sampler, &err) < 0) {
 		core_atomic_abort(&af);
-		remove_spool(spool_dir);
+		prof_spool_dir_remove(spool_dir);
 		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	}
-	remove_spool(spool_dir);
+	prof_spool_dir_remove(spool_dir);
 	prof_sampler_free(sampler);
 	if (core_atomic_commit(&af, &err) < 0)
 		core_msg_die_err(CORE_EXIT_FAIL, &err);

@@ -136,3 +136,19 @@ print("ok")' t.jsonl
 	run awk -F, '$1 == "process" { d = $5 - $4; print (d >= 5e6 && d < 5e9) ? "ok" : d }' t.csv
 	assert_output ok
 }
+
+@test "TMPDIR: a spool folder that cannot be made fails before running the command" {
+	TMPDIR=$PWD/no-such-dir run rlprof-record -o t.csv -- touch ran
+	assert_failure 1
+	assert_output "rlprof-record: error: cannot create a folder in '$PWD/no-such-dir': No such file or directory"
+	[ ! -e ran ] && [ ! -e t.csv ]
+}
+
+@test "TMPDIR: the spool folder is removed after the trace is written" {
+	mkdir tmp
+	TMPDIR=$PWD/tmp run rlprof-record -o t.csv -- sh -c 'ls "$RLPROF_SPOOL_DIR" > /dev/null && echo spool'
+	assert_success
+	assert_output spool
+	run ls -A tmp
+	assert_output ""
+}

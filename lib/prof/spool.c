@@ -1,8 +1,48 @@
 #include "prof/spool.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+
+int prof_spool_dir_make(char *buf, size_t size, struct core_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	int i, e = EEXIST;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	for (i = 0; i < 100 && e == EEXIST; i++) {
+		snprintf(buf, size, "%s/rlprof.%d.%ld", tmp, (int)getpid(),
+			 (long)(core_clock_mono_ns() % 1000000007));
+		if (mkdir(buf, 0700) == 0)
+			return 0;
+		e = errno;
+	}
+	return core_error_errno(err, e, "cannot create a folder in '%s'", tmp);
+}
+
+void prof_spool_dir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *path;
+
+		if (e->d_name[0] == '.' || asprintf(&path, "%s/%s", dir, e->d_name) < 0)
+			continue;
+		unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
 
 void prof_spool_reader_init(struct prof_spool_reader *r, FILE *fp, const char *name)
 {

@@ -78,6 +78,14 @@ static inline const char *prof_spool_rec_text(const struct prof_spool_rec *r)
 }
 
 /*
+ * The spool folder: prof_spool_dir_make creates a new private one in
+ * $TMPDIR (else /tmp) and writes its path into buf; -errno and err when
+ * it cannot.  prof_spool_dir_remove deletes it with its files.
+ */
+int prof_spool_dir_make(char *buf, size_t size, struct core_error *err);
+void prof_spool_dir_remove(const char *dir);
+
+/*
  * Reading a spool file, chunk by chunk.  prof_spool_read returns 1 with the
  * next chunk (its records in `data`, `size` bytes, valid until the next
  * call), 0 at the end, or -EBADMSG for a torn or corrupt chunk (err says
