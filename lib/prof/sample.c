@@ -120,13 +120,32 @@ static struct sproc *proc_find(struct prof_sampler *s, int64_t pid)
 	return NULL;
 }
 
+/* The command line, read again when exec changes it. */
+static void proc_read_command(struct sproc *p)
+{
+	char path[64], buf[4096];
+	ssize_t n, i;
+
+	snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)p->pid);
+	n = read_file(path, buf, sizeof(buf));
+	while (n > 0 && buf[n - 1] == 0)
+		n--;
+	for (i = 0; i < n; i++)
+		if (buf[i] == 0)
+			buf[i] = ' ';
+	if (n > 0) {
+		buf[n] = 0;
+		free(p->command);
+		p->command = strdup(buf);
+	}
+}
+
 static struct sproc *proc_add(struct prof_sampler *s, int64_t pid, int64_t now)
 {
 	char path[64], buf[4096];
 	const char *rest;
 	struct sproc *p;
 	unsigned long long start = 0;
-	ssize_t n, i;
 	int ppid = -1;
 
 	if (grow((void **)&s->procs, &s->capprocs, s->nprocs, sizeof(*p)) < 0)
@@ -147,17 +166,7 @@ static struct sproc *proc_add(struct prof_sampler *s, int64_t pid, int64_t now)
 		if (p->start > now)
 			p->start = now;
 	}
-	snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)pid);
-	n = read_file(path, buf, sizeof(buf));
-	while (n > 0 && buf[n - 1] == 0)
-		n--;
-	for (i = 0; i < n; i++)
-		if (buf[i] == 0)
-			buf[i] = ' ';
-	if (n > 0) {
-		buf[n] = 0;
-		p->command = strdup(buf);
-	}
+	proc_read_command(p);
 	return p;
 }
 
@@ -212,15 +221,25 @@ static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
-	if (!t->name[0]) {
+	{
+		/* The name, which exec changes: then the command line too. */
 		const char *open_ = strchr(buf, '('), *close_ = strrchr(buf, ')');
+		char name[sizeof(t->name)];
+		size_t len;
 
 		if (open_ && close_ && close_ > open_) {
-			size_t len = (size_t)(close_ - open_ - 1);
+			len = (size_t)(close_ - open_ - 1);
+			if (len >= sizeof(name))
+				len = sizeof(name) - 1;
+			memcpy(name, open_ + 1, len);
+			name[len] = 0;
+			if (strcmp(name, t->name)) {
+				struct sproc *p = t->name[0] && tid == pid ? proc_find(s, pid) : NULL;
 
-			if (len >= sizeof(t->name))
-				len = sizeof(t->name) - 1;
-			memcpy(t->name, open_ + 1, len);
+				memcpy(t->name, name, len + 1);
+				if (p)
+					proc_read_command(p);
+			}
 		}
 	}
 	if (!(rest = stat_rest(buf)))
