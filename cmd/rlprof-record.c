@@ -318,7 +318,9 @@ int main(int argc, char **argv)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	start = core_clock_real_ns();
 	block_signals(SIG_BLOCK);
-	if (prof_launch(argv + i, &pid, &err) < 0) {
+	/* With -o -, standard output is the trace's: the command writes to
+	 * standard error instead. */
+	if (prof_launch(argv + i, af.fp == stdout ? STDERR_FILENO : -1, &pid, &err) < 0) {
 		core_atomic_abort(&af);
 		prof_spool_dir_remove(spool_dir);
 		core_msg_error("%s", err.msg);

@@ -28,11 +28,16 @@ check() { python3 "$TOP/tests/workloads/trace-check.py" "$@"; }
 	assert_success
 }
 
-@test "-o -: the trace goes to standard output, the command's output stays apart" {
-	run --separate-stderr rlprof-record -o - -- sh -c 'echo to-stderr >&2'
+@test "-o -: the trace alone goes to standard output, the command's goes to standard error" {
+	run --separate-stderr rlprof-record -o - -- sh -c 'echo to-stdout; echo to-stderr >&2'
 	assert_success
 	assert_line --index 0 "kind,pid,tid,start_ns,end_ns,name,category,domain,device,stream,correlation,value,detail"
-	[ "$stderr" = to-stderr ]
+	refute_line to-stdout
+	[ "$stderr" = "to-stdout
+to-stderr" ]
+	printf '%s\n' "$output" > t.csv
+	run check validate t.csv
+	assert_success
 }
 
 @test "--format jsonl: the same rows as CSV, as JSON objects with empty fields left out" {

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int prof_launch(char *const argv[], pid_t *pid, struct core_error *err)
+int prof_launch(char *const argv[], int stdout_fd, pid_t *pid, struct core_error *err)
 {
 	int fds[2], e = 0;
 	ssize_t n;
@@ -33,8 +33,14 @@ int prof_launch(char *const argv[], pid_t *pid, struct core_error *err)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		close(fds[0]);
+		if (stdout_fd >= 0 && stdout_fd != STDOUT_FILENO &&
+		    dup2(stdout_fd, STDOUT_FILENO) < 0) {
+			e = errno;
+			goto fail;
+		}
 		execvp(argv[0], argv);
 		e = errno;
+fail:
 		while (write(fds[1], &e, sizeof(e)) < 0 && errno == EINTR)
 			;
 		_exit(127);

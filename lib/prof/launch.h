@@ -7,6 +7,8 @@
  * anything else: -ENOENT means "not found" (a shell says 127), other codes
  * "cannot execute" (126).  The child gets an empty signal mask; signals
  * the caller catches are reset by exec, ignored ones stay ignored.
+ * With stdout_fd >= 0 the child's standard output is that descriptor
+ * (rlprof-record -o - keeps its own standard output for the trace).
  */
 #ifndef PROF_LAUNCH_H
 #define PROF_LAUNCH_H
@@ -15,7 +17,7 @@
 
 #include "core/error.h"
 
-int prof_launch(char *const argv[], pid_t *pid, struct core_error *err);
+int prof_launch(char *const argv[], int stdout_fd, pid_t *pid, struct core_error *err);
 
 /* Path of the file `rel` relative to the folder of the running program
  * ("../lib/rlkit/x.so"), newly allocated, or NULL. */
