@@ -526,7 +526,8 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 		ev.has = PROF_EV_PID | PROF_EV_TID;
 		ev.name = text;
 		ev.detail = text + strlen(text) + 1;
-		if ((const unsigned char *)ev.detail >= (const unsigned char *)rec + rec->size)
+		if (ev.detail >= (const char *)rec + rec->size ||
+		    !memchr(ev.detail, 0, (size_t)((const char *)rec + rec->size - ev.detail)))
 			ev.detail = "";
 		return prof_trace_write(w, &ev);
 	case PROF_REC_WARNING:
