@@ -212,3 +212,25 @@ PY
 	[ "${#lines[@]}" -eq 3 ] || fail "child-work rows: ${#lines[@]}"
 	[ "$(printf '%s\n' "${lines[@]}" | sort -u | wc -l)" -eq 3 ]
 }
+
+@test "python: events before os.execv are kept, and threads carry their Python names" {
+	cat > ex.py <<'PY'
+import os, sys, threading, rlprof
+def work():
+    with rlprof.operation("in-thread"):
+        pass
+t = threading.Thread(target=work, name="collector")
+t.start(); t.join()
+with rlprof.operation("before-exec"):
+    pass
+os.execv(sys.executable, [sys.executable, "-c", "import rlprof\nwith rlprof.operation('after-exec'):\n    pass"])
+PY
+	run rlprof-record -o t.csv -- python3 ex.py
+	assert_success
+	run check rows t.csv op
+	assert_line "before-exec|||0|"
+	assert_line "after-exec|||0|"
+	assert_line "in-thread|||0|"
+	run check rows t.csv thread
+	assert_line "collector||||"
+}

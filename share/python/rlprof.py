@@ -248,6 +248,7 @@ def _thread_hook():
 
 def _new_thread(frame, event, arg):
     """threading.setprofile: give each new thread its own hook."""
+    _name_thread()
     hook = _local.hook = _thread_hook()
     sys.setprofile(hook)
     hook(frame, event, arg)
@@ -280,8 +281,13 @@ def _load_c_hook():
     return mod
 
 
+def _name_thread():
+    _lib.rlprof_thread_name(_b(threading.current_thread().name))
+
+
 def _new_thread_c(frame, event, arg):
     """threading.setprofile: put the C hook on each new thread."""
+    _name_thread()
     _c_hook.thread()
 
 
@@ -325,13 +331,18 @@ def stop_categories():
     _lib.rlprof_cpu(0)
 
 
-if _lib is not None:
-    # os._exit skips the recorder's exit handler: write out first.
-    _os_exit = os._exit
-
-    @functools.wraps(_os_exit)
-    def _exit(status):
+def _finishing(fn):
+    """fn, after writing out what is buffered (os._exit and os.exec* skip
+    the recorder's exit handler)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
         _lib.rlprof_finish()
-        _os_exit(status)
+        return fn(*args, **kwargs)
+    return wrapper
 
-    os._exit = _exit
+
+if _lib is not None:
+    # os.execl, execlp, execvp, ... go through execv and execve.
+    for _name in ("_exit", "execv", "execve"):
+        if hasattr(os, _name):
+            setattr(os, _name, _finishing(getattr(os, _name)))
