@@ -297,7 +297,7 @@ int main(int argc, char **argv)
 	struct core_error err = CORE_ERROR_INIT;
 	char spool_dir[PATH_MAX];
 	int64_t start, end;
-	int status = 0, i;
+	int status = 0, i, ret;
 	pid_t pid;
 
 	core_msg_init(argv[0]);
@@ -320,10 +320,13 @@ int main(int argc, char **argv)
 	block_signals(SIG_BLOCK);
 	/* With -o -, standard output is the trace's: the command writes to
 	 * standard error instead. */
-	if (prof_launch(argv + i, af.fp == stdout ? STDERR_FILENO : -1, &pid, &err) < 0) {
+	ret = prof_launch(argv + i, af.fp == stdout ? STDERR_FILENO : -1, &pid, &err);
+	if (ret < 0) {
 		core_atomic_abort(&af);
 		prof_spool_dir_remove(spool_dir);
 		core_msg_error("%s", err.msg);
+		if (ret != PROF_LAUNCH_EXEC)
+			return CORE_EXIT_FAIL;
 		return err.code == -ENOENT ? CORE_EXIT_NOTFOUND : CORE_EXIT_NOEXEC;
 	}
 	child_pid = pid;
@@ -334,9 +337,16 @@ int main(int argc, char **argv)
 	end = core_clock_real_ns();
 	child_pid = 0;
 	if (write_trace(&o, &af, spool_dir, argv + i, pid, start, end, status, sampler, &err) < 0) {
+		int output_failed = ferror(af.fp) && err.code != -ENOMEM;
+
 		core_atomic_abort(&af);
 		prof_spool_dir_remove(spool_dir);
-		core_msg_die_err(CORE_EXIT_FAIL, &err);
+		/* Not an output error (memory, the spool): say it as it is. */
+		if (!output_failed)
+			core_msg_die_err(CORE_EXIT_FAIL, &err);
+		if (!strcmp(o.output, "-"))
+			core_msg_die(CORE_EXIT_FAIL, "writing output failed: %s", strerror(-err.code));
+		core_msg_die(CORE_EXIT_FAIL, "writing '%s' failed: %s", o.output, strerror(-err.code));
 	}
 	prof_spool_dir_remove(spool_dir);
 	prof_sampler_free(sampler);

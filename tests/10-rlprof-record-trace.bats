@@ -120,7 +120,7 @@ print("ok")' t.jsonl
 	[ -w /dev/full ] || skip "no /dev/full on this system"
 	run bash -c "rlprof-record -o - -- '$W' busy-sleep 0 0 50 > /dev/full"
 	assert_failure 1
-	assert_output --partial "rlprof-record: error: writing the trace failed: No space left on device"
+	assert_output --partial "rlprof-record: error: writing output failed: No space left on device"
 }
 
 @test "--buffer-size: tiny buffers flush many times and lose nothing" {
@@ -156,4 +156,21 @@ print("ok")' t.jsonl
 	assert_output spool
 	run ls -A tmp
 	assert_output ""
+}
+
+@test "-o: a full file system fails with exit 1, keeps the old file and leaves no temporary file" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir small
+	mount -t tmpfs -o size=64k tmpfs small 2>/dev/null || skip "cannot mount a tmpfs here"
+	echo precious > small/t.csv
+	run rlprof-record --force -o small/t.csv -- "$W" busy-sleep 0 0 3000
+	status_=$status out=$output
+	leftover=$(ls -A small)
+	old=$(cat small/t.csv)
+	umount small
+	[ "$status_" -eq 1 ] || fail "exit status $status_"
+	[[ $out == *"rlprof-record: error: writing 'small/t.csv' failed: No space left on device"* ]] ||
+		fail "message: $out"
+	[ "$old" = precious ] || fail "the old file changed"
+	[ "$leftover" = t.csv ] || fail "left behind: $leftover"
 }

@@ -52,7 +52,8 @@ fail:
 	if (n == (ssize_t)sizeof(e)) {
 		while (waitpid(p, NULL, 0) < 0 && errno == EINTR)
 			;
-		return core_error_errno(err, e, "cannot run '%s'", argv[0]);
+		core_error_errno(err, e, "cannot run '%s'", argv[0]);
+		return PROF_LAUNCH_EXEC;
 	}
 	*pid = p;
 	return 0;

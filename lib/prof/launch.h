@@ -17,6 +17,9 @@
 
 #include "core/error.h"
 
+/* Returns 0, PROF_LAUNCH_EXEC when exec failed (err->code is -errno),
+ * or another negative code when fork or pipe did. */
+#define PROF_LAUNCH_EXEC (-1000)
 int prof_launch(char *const argv[], int stdout_fd, pid_t *pid, struct core_error *err);
 
 /* Path of the file `rel` relative to the folder of the running program
