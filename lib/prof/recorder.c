@@ -48,7 +48,9 @@ static pthread_mutex_t domain_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct domain *domains;
 static uint32_t next_domain_id = 1;
 static pthread_key_t thread_key;
-static __thread struct tbuf *cur __attribute__((tls_model("initial-exec")));
+/* Default TLS model: initial-exec could make dlopen of the injection
+ * library fail in processes that used up the static TLS surplus. */
+static __thread struct tbuf *cur;
 
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
 	SIGTERM, SIGINT, SIGHUP, SIGQUIT };
