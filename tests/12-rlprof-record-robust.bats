@@ -27,7 +27,10 @@ start_waiting() {
 }
 
 @test "exit(): called from a second thread, the trace keeps both threads' open ranges" {
-	run rlprof-record -o t.csv -- "$W" exit-thread
+	# LeakSanitizer's exit-time check can itself crash when a second thread
+	# calls exit() (its tracer races the exiting threads): leave it out here.
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		run rlprof-record -o t.csv -- "$W" exit-thread
 	assert_failure 3
 	run check validate t.csv
 	assert_success
