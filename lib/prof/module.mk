@@ -1,2 +1,81 @@
 # lib/prof: trace model, in-process recorder, breakdown analysis, calibration.
+#
+# Besides its part of librlkit, the area builds:
+#   $(O)/lib/rlkit/librlprof-inject.so   the NVTX injection library that
+#        rlprof-record loads into the command (NVTX_INJECTION64_PATH), with the
+#        recorder and the C API (Python uses it through ctypes).  It is built
+#        without sanitizers, so that it loads into any process.
+#   $(O)/lib/rlkit/_rlprof_hook.so       the Python module's profile hook in C
+#        (needs the Python headers: python3-dev)
+#   $(O)/share/rlkit/python/             the Python module, laid out as installed
+#   $(O)/workloads/rlprof-workload       the built-in test workload
+# NVTX support and the workload need the NVTX v3 headers (CUDA toolkit).
 LIB_SRCS += $(wildcard lib/prof/*.c)
+
+NVTX_INCDIR := $(firstword $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h \
+	/usr/local/cuda/include/nvtx3/nvToolsExt.h /usr/include/nvtx3/nvToolsExt.h))
+NVTX_INCDIR := $(patsubst %/nvtx3/nvToolsExt.h,%,$(NVTX_INCDIR))
+
+PROF_INJECT := $(O)/lib/rlkit/librlprof-inject.so
+# Without the NVTX headers the library still serves the Python module.
+PROF_INJECT_SRCS := lib/prof/recorder.c lib/prof/rlprof.c lib/prof/trace.c \
+	$(if $(NVTX_INCDIR),lib/prof/inject/nvtx.c)
+PROF_INJECT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
+	-Ilib $(if $(NVTX_INCDIR),-I$(NVTX_INCDIR)) $(CFLAGS)
+# The C profile hook of the Python module, for the python3 on PATH; without
+# Python headers the module uses its pure-Python hook.
+PY_INCLUDES := $(shell python3-config --includes 2>/dev/null)
+PROF_PYHOOK := $(O)/lib/rlkit/_rlprof_hook.so
+PROF_PY_SRCS := $(shell find share/python -name '*.py' 2>/dev/null)
+PROF_PY := $(patsubst share/python/%,$(O)/share/rlkit/python/%,$(PROF_PY_SRCS))
+PROF_WORKLOAD := $(O)/workloads/rlprof-workload
+
+ifneq ($(NVTX_INCDIR),)
+EXTRA_TARGETS += $(PROF_WORKLOAD)
+endif
+EXTRA_TARGETS += $(PROF_INJECT) $(PROF_PY)
+ifneq ($(PY_INCLUDES),)
+EXTRA_TARGETS += $(PROF_PYHOOK)
+endif
+PIP_PACKAGES += gymnasium nvtx numpy
+DEB_PACKAGES += python3-dev
+DEMOS += demo-record
+
+$(PROF_INJECT): $(PROF_INJECT_SRCS) $(wildcard lib/prof/*.h) $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) LINK $@
+	$(Q)$(CC) $(PROF_INJECT_CFLAGS) -shared -Wl,-Bsymbolic -Wl,-soname,librlprof-inject.so \
+		-o $@ $(PROF_INJECT_SRCS) -pthread
+
+$(PROF_PYHOOK): lib/prof/inject/pyhook.c $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) LINK $@
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARNINGS) -Wno-missing-field-initializers \
+		$(PY_INCLUDES) $(CFLAGS) -shared -o $@ $<
+
+$(O)/share/rlkit/python/%.py: share/python/%.py
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+$(PROF_WORKLOAD): tests/workloads/rlprof-workload.c $(O)/lib/librlkit.a $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(NVTX_INCDIR) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(BASE_LIBS) -ldl
+
+.PHONY: demo-record
+ifneq ($(NVTX_INCDIR),)
+demo-record: all
+	@echo "demo-record: recording the built-in workload (NVTX ranges, busy and sleeping)"
+	$(Q)$(O)/bin/rlprof-record --force -o $(O)/demo-record.csv -- \
+		$(PROF_WORKLOAD) busy-sleep 3 20 10
+	$(Q)awk -F, 'NR > 1 { n[$$1]++ } END { for (k in n) printf "  %-8s %d rows\n", k, n[k] }' \
+		$(O)/demo-record.csv | sort
+	@echo "demo-record: trace in $(O)/demo-record.csv"
+else
+demo-record: all
+	@echo "demo-record: skipped: no NVTX v3 headers (install the CUDA toolkit)"
+endif
+
+INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
+	install -m 755 $(PROF_INJECT) $(if $(PY_INCLUDES),$(PROF_PYHOOK)) '$(DESTDIR)$(LIBDIR)/rlkit/';
+UNINSTALL_EXTRA += rm -rf '$(DESTDIR)$(LIBDIR)/rlkit';

@@ -13,9 +13,11 @@
  * (nanoseconds since the Unix epoch), the base CUPTI reports too.
  *
  * Kinds and the fields they use (others are empty):
- *   meta     name=key, detail=value (clock, version, command, host, ...)
+ *   meta     name=key, detail=value (clock, version, command, host, ...);
+ *            rows the program wrote (rlprof_meta) also carry pid and tid
  *   process  pid, start_ns, end_ns, name=command, value=parent pid,
- *            detail="exit N" | "signal NAME" | "killed" | "running"
+ *            detail="exit N" | "signal NAME" | "killed" | "running" |
+ *            "ended" (seen only from outside, by sampling; status unknown)
  *   thread   pid, tid, start_ns, end_ns, name=thread name
  *   op       an operation range (NVTX push/pop or start/end, C API,
  *            Python): pid, tid, start_ns, end_ns, name, domain,
@@ -25,7 +27,10 @@
  *   phase    a training phase (C API, Python): pid, tid, start_ns, end_ns, name
  *   cpu      a CPU category interval: pid, tid, start_ns, end_ns,
  *            category=python|simulator|backend|cuda_api|wait
- *            (time of an operation covered by no cpu row is "native")
+ *            (time of an operation covered by no cpu row is "native");
+ *            rows of one thread and category never overlap, but "wait"
+ *            rows (from sampling) may overlap rows of other categories:
+ *            the thread was blocked, whatever its category
  *   gpu      GPU activity: pid, start_ns, end_ns, name (kernel name),
  *            category=kernel|memcpy|memset, device, stream, correlation
  *   counter  pid, tid, start_ns=end_ns, name, value

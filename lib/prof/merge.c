@@ -1,0 +1,755 @@
+#include "prof/merge.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "prof/spool.h"
+
+struct proc {
+	int64_t pid, ppid, start, end, last;
+	int64_t weak_start, weak_end;
+	char *command, *detail, *weak_detail;
+	int outside_start, outside_end;	/* came from prof_merge_process */
+	int forked;		/* image began with fork, not exec */
+	int exited;		/* an exit record was seen */
+};
+
+struct thread {
+	int64_t pid, tid, first, last, end;
+	int64_t seen_last;	/* last seen from outside */
+	char *name;
+};
+
+struct prof_merge {
+	struct proc *procs;
+	size_t nprocs, capprocs;
+	struct thread *threads;
+	size_t nthreads, capthreads;
+};
+
+/* An open range or phase while replaying one file. */
+struct open {
+	int64_t tid, t;
+	uint32_t domain;
+	uint64_t id;
+	char *name;
+};
+
+struct stack {
+	int64_t tid;
+	uint32_t domain;
+	struct open *v;
+	size_t n, cap;
+};
+
+struct cpu_state {
+	int64_t tid, t;
+	int cat;
+};
+
+/* Replay state of one spool file. */
+struct replay {
+	struct stack *stacks;
+	size_t nstacks, capstacks;
+	struct open *ranges;
+	size_t nranges, capranges;
+	struct cpu_state *cpus;
+	size_t ncpus, capcpus;
+	struct open phase;
+	int has_phase;
+	char **domains;		/* by id */
+	size_t ndomains;
+};
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 8;
+	p = realloc(*v, c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+int prof_merge_new(struct prof_merge **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void prof_merge_free(struct prof_merge *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nprocs; i++) {
+		free(m->procs[i].command);
+		free(m->procs[i].detail);
+		free(m->procs[i].weak_detail);
+	}
+	for (i = 0; i < m->nthreads; i++)
+		free(m->threads[i].name);
+	free(m->procs);
+	free(m->threads);
+	free(m);
+}
+
+static struct proc *proc_get(struct prof_merge *m, int64_t pid)
+{
+	size_t i;
+	struct proc *p;
+
+	for (i = m->nprocs; i-- > 0;)
+		if (m->procs[i].pid == pid)
+			return &m->procs[i];
+	if (grow((void **)&m->procs, &m->capprocs, m->nprocs, sizeof(*p)) < 0)
+		return NULL;
+	p = &m->procs[m->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->ppid = -1;
+	return p;
+}
+
+static struct thread *thread_get(struct prof_merge *m, int64_t pid, int64_t tid)
+{
+	size_t i;
+	struct thread *t;
+
+	for (i = m->nthreads; i-- > 0;)
+		if (m->threads[i].pid == pid && m->threads[i].tid == tid)
+			return &m->threads[i];
+	if (grow((void **)&m->threads, &m->capthreads, m->nthreads, sizeof(*t)) < 0)
+		return NULL;
+	t = &m->threads[m->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	return t;
+}
+
+static int set_str(char **dst, const char *s)
+{
+	char *c;
+
+	if (!s)
+		return 0;
+	if (!(c = strdup(s)))
+		return -ENOMEM;
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+int prof_merge_process(struct prof_merge *m, const struct prof_process_info *info)
+{
+	struct proc *p = proc_get(m, info->pid);
+
+	if (!p)
+		return -ENOMEM;
+	if (info->ppid >= 0)
+		p->ppid = info->ppid;
+	if (info->weak) {
+		if (info->start_ns)
+			p->weak_start = info->start_ns;
+		if (info->end_ns)
+			p->weak_end = info->end_ns;
+		if (!p->command && set_str(&p->command, info->command) < 0)
+			return -ENOMEM;
+		return set_str(&p->weak_detail, info->detail);
+	}
+	if (info->start_ns) {
+		p->start = info->start_ns;
+		p->outside_start = 1;
+	}
+	if (info->end_ns) {
+		p->end = info->end_ns;
+		p->outside_end = 1;
+	}
+	if (set_str(&p->command, info->command) < 0 || set_str(&p->detail, info->detail) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int prof_merge_thread(struct prof_merge *m, int64_t pid, int64_t tid,
+		      int64_t first, int64_t last, const char *name)
+{
+	struct thread *t = thread_get(m, pid, tid);
+
+	if (!t)
+		return -ENOMEM;
+	if (!t->first || first < t->first)
+		t->first = first;
+	if (last > t->seen_last)
+		t->seen_last = last;
+	if (!t->name && name && *name)
+		return set_str(&t->name, name);
+	return 0;
+}
+
+const char *prof_merge_status_text(int status, char *buf, size_t size)
+{
+	if (WIFSIGNALED(status)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(status));
+
+		if (abbrev)
+			snprintf(buf, size, "signal SIG%s", abbrev);
+		else
+			snprintf(buf, size, "signal %d", WTERMSIG(status));
+	} else {
+		snprintf(buf, size, "exit %d", WEXITSTATUS(status));
+	}
+	return buf;
+}
+
+/* Pass 1 over a file: processes, threads, domains. */
+static int collect(struct prof_merge *m, struct prof_spool_reader *r,
+		   struct replay *rp, struct core_error *err)
+{
+	const struct prof_spool_rec *rec;
+	int ret;
+
+	while ((ret = prof_spool_read(r, err)) > 0) {
+		int64_t pid = r->chunk.pid, tid = r->chunk.tid;
+		struct proc *p = proc_get(m, pid);
+		struct thread *t = thread_get(m, pid, tid);
+
+		if (!p || !t)
+			return -ENOMEM;
+		for (rec = NULL; (rec = prof_spool_next(r, rec));) {
+			const char *text = prof_spool_rec_text(rec);
+			char buf[64];
+
+			if (rec->type != PROF_REC_PROC && rec->type != PROF_REC_EXIT) {
+				if (!t->first || rec->t < t->first)
+					t->first = rec->t;
+				if (rec->t > t->last)
+					t->last = rec->t;
+			}
+			if (rec->t > p->last && rec->type != PROF_REC_PROC)
+				p->last = rec->t;
+			switch (rec->type) {
+			case PROF_REC_PROC:
+				if (!p->outside_start && (!p->start || rec->t < p->start))
+					p->start = rec->t;
+				if (p->ppid < 0 || rec->arg)
+					p->ppid = (int64_t)rec->u;
+				p->forked |= rec->arg == 1;
+				if (!p->command && *text && set_str(&p->command, text) < 0)
+					return -ENOMEM;
+				break;
+			case PROF_REC_EXIT:
+				p->exited = 1;
+				if (!p->outside_end)
+					p->end = rec->t;
+				if (rec->arg == 1) {
+					const char *abbrev = sigabbrev_np((int)rec->u);
+
+					if (abbrev)
+						snprintf(buf, sizeof(buf), "signal SIG%s", abbrev);
+					else
+						snprintf(buf, sizeof(buf), "signal %d", (int)rec->u);
+				} else {
+					snprintf(buf, sizeof(buf), "exit %d", (int)rec->u);
+				}
+				if (!p->outside_end && set_str(&p->detail, buf) < 0)
+					return -ENOMEM;
+				break;
+			case PROF_REC_THREAD:
+				if (set_str(&t->name, text) < 0)
+					return -ENOMEM;
+				break;
+			case PROF_REC_THREAD_END:
+				t->end = rec->t;
+				break;
+			case PROF_REC_START: {
+				struct open o = { tid, rec->t, rec->domain, rec->u, strdup(text) };
+
+				if (!o.name || grow((void **)&rp->ranges, &rp->capranges,
+						    rp->nranges, sizeof(o)) < 0) {
+					free(o.name);
+					return -ENOMEM;
+				}
+				rp->ranges[rp->nranges++] = o;
+				break;
+			}
+			case PROF_REC_DOMAIN:
+				if (rec->u < 1u << 20 && rec->u >= rp->ndomains) {
+					char **d = realloc(rp->domains, (rec->u + 1) * sizeof(*d));
+
+					if (!d)
+						return -ENOMEM;
+					memset(d + rp->ndomains, 0, (rec->u + 1 - rp->ndomains) * sizeof(*d));
+					rp->domains = d;
+					rp->ndomains = rec->u + 1;
+				}
+				if (rec->u < rp->ndomains && set_str(&rp->domains[rec->u], text) < 0)
+					return -ENOMEM;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	return ret;
+}
+
+static const char *domain_name(const struct replay *rp, uint32_t id)
+{
+	return id < rp->ndomains && rp->domains[id] ? rp->domains[id] : "";
+}
+
+static struct stack *stack_get(struct replay *rp, int64_t tid, uint32_t domain)
+{
+	size_t i;
+	struct stack *s;
+
+	for (i = 0; i < rp->nstacks; i++)
+		if (rp->stacks[i].tid == tid && rp->stacks[i].domain == domain)
+			return &rp->stacks[i];
+	if (grow((void **)&rp->stacks, &rp->capstacks, rp->nstacks, sizeof(*s)) < 0)
+		return NULL;
+	s = &rp->stacks[rp->nstacks++];
+	memset(s, 0, sizeof(*s));
+	s->tid = tid;
+	s->domain = domain;
+	return s;
+}
+
+static struct cpu_state *cpu_get(struct replay *rp, int64_t tid)
+{
+	size_t i;
+	struct cpu_state *c;
+
+	for (i = 0; i < rp->ncpus; i++)
+		if (rp->cpus[i].tid == tid)
+			return &rp->cpus[i];
+	if (grow((void **)&rp->cpus, &rp->capcpus, rp->ncpus, sizeof(*c)) < 0)
+		return NULL;
+	c = &rp->cpus[rp->ncpus++];
+	c->tid = tid;
+	c->t = 0;
+	c->cat = PROF_CAT_NONE;
+	return c;
+}
+
+static int emit_op(struct prof_trace_writer *w, const struct replay *rp, int64_t pid,
+		   const struct open *o, int64_t end, long depth, const char *detail)
+{
+	struct prof_event ev = PROF_EVENT_INIT;
+
+	ev.kind = PROF_KIND_OP;
+	ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
+	ev.pid = pid;
+	ev.tid = o->tid;
+	ev.start_ns = o->t;
+	ev.end_ns = end < o->t ? o->t : end;
+	ev.name = o->name;
+	ev.domain = domain_name(rp, o->domain);
+	if (depth >= 0) {
+		ev.has |= PROF_EV_VALUE;
+		ev.value = (double)depth;
+	}
+	ev.detail = detail;
+	return prof_trace_write(w, &ev);
+}
+
+static int emit_warning(struct prof_trace_writer *w, int64_t pid, int64_t tid,
+			int64_t t, const char *domain, const char *what)
+{
+	struct prof_event ev = PROF_EVENT_INIT;
+
+	ev.kind = PROF_KIND_WARNING;
+	ev.has = PROF_EV_PID | (tid ? PROF_EV_TID : 0) | (t ? PROF_EV_START : 0);
+	ev.pid = pid;
+	ev.tid = tid;
+	ev.start_ns = t;
+	ev.domain = domain;
+	ev.detail = what;
+	return prof_trace_write(w, &ev);
+}
+
+static int emit_cpu(struct prof_trace_writer *w, int64_t pid, const struct cpu_state *c,
+		    int64_t end)
+{
+	struct prof_event ev = PROF_EVENT_INIT;
+
+	if (c->cat == PROF_CAT_NONE || end <= c->t)
+		return 0;
+	ev.kind = PROF_KIND_CPU;
+	ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
+	ev.pid = pid;
+	ev.tid = c->tid;
+	ev.start_ns = c->t;
+	ev.end_ns = end;
+	ev.category = (enum prof_category)c->cat;
+	return prof_trace_write(w, &ev);
+}
+
+static int emit_phase(struct prof_trace_writer *w, int64_t pid, const struct open *o,
+		      int64_t end)
+{
+	struct prof_event ev = PROF_EVENT_INIT;
+
+	ev.kind = PROF_KIND_PHASE;
+	ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
+	ev.pid = pid;
+	ev.tid = o->tid;
+	ev.start_ns = o->t;
+	ev.end_ns = end < o->t ? o->t : end;
+	ev.name = o->name;
+	return prof_trace_write(w, &ev);
+}
+
+static int64_t proc_end(const struct proc *p)
+{
+	if (p->end)
+		return p->end;
+	return p->weak_end > p->last ? p->weak_end : p->last;
+}
+
+static int64_t thread_end_of(struct prof_merge *m, const struct proc *p, int64_t tid)
+{
+	struct thread *t = thread_get(m, p->pid, tid);
+
+	if (t && t->end)
+		return t->end;
+	if (t && t->seen_last)
+		return t->seen_last > t->last ? t->seen_last : t->last;
+	return proc_end(p);
+}
+
+/* One record of pass 2. */
+static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace_writer *w,
+		      const struct proc *p, int64_t tid, const struct prof_spool_rec *rec)
+{
+	const char *text = prof_spool_rec_text(rec);
+	struct prof_event ev = PROF_EVENT_INIT;
+	struct stack *s;
+	struct cpu_state *c;
+	struct open o;
+	size_t i;
+	int ret;
+
+	ev.pid = p->pid;
+	ev.tid = tid;
+	ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
+	ev.start_ns = ev.end_ns = rec->t;
+	switch (rec->type) {
+	case PROF_REC_PUSH:
+		if (!(s = stack_get(rp, tid, rec->domain)) ||
+		    grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v)) < 0)
+			return -ENOMEM;
+		o.tid = tid;
+		o.t = rec->t;
+		o.domain = rec->domain;
+		o.id = 0;
+		if (!(o.name = strdup(text)))
+			return -ENOMEM;
+		s->v[s->n++] = o;
+		return 0;
+	case PROF_REC_POP:
+		if (!(s = stack_get(rp, tid, rec->domain)))
+			return -ENOMEM;
+		if (s->n == 0) {
+			if (p->forked && tid == p->pid)
+				return 0;
+			return emit_warning(w, p->pid, tid, rec->t,
+					    domain_name(rp, rec->domain), "unbalanced pop");
+		}
+		s->n--;
+		ret = emit_op(w, rp, p->pid, &s->v[s->n], rec->t, (long)s->n, NULL);
+		free(s->v[s->n].name);
+		return ret;
+	case PROF_REC_START:
+		return 0;	/* collected in pass 1: ends may come first */
+	case PROF_REC_END:
+		for (i = rp->nranges; i-- > 0;)
+			if (rp->ranges[i].id == rec->u) {
+				o = rp->ranges[i];
+				rp->ranges[i] = rp->ranges[--rp->nranges];
+				ret = emit_op(w, rp, p->pid, &o, rec->t, -1, NULL);
+				free(o.name);
+				return ret;
+			}
+		return emit_warning(w, p->pid, tid, rec->t, domain_name(rp, rec->domain),
+				    "end of a range that was not started");
+	case PROF_REC_MARK:
+		ev.kind = PROF_KIND_MARK;
+		ev.name = text;
+		ev.domain = domain_name(rp, rec->domain);
+		return prof_trace_write(w, &ev);
+	case PROF_REC_PHASE:
+		if (rp->has_phase) {
+			ret = emit_phase(w, p->pid, &rp->phase, rec->t);
+			free(rp->phase.name);
+			rp->has_phase = 0;
+			if (ret < 0)
+				return ret;
+		}
+		if (!*text)
+			return 0;
+		rp->phase.tid = tid;
+		rp->phase.t = rec->t;
+		if (!(rp->phase.name = strdup(text)))
+			return -ENOMEM;
+		rp->has_phase = 1;
+		return 0;
+	case PROF_REC_CPU:
+		if (!(c = cpu_get(rp, tid)))
+			return -ENOMEM;
+		if ((ret = emit_cpu(w, p->pid, c, rec->t)) < 0)
+			return ret;
+		c->cat = rec->arg < PROF_CAT_COUNT ? rec->arg : PROF_CAT_NONE;
+		c->t = rec->t;
+		return 0;
+	case PROF_REC_COUNTER:
+		ev.kind = PROF_KIND_COUNTER;
+		ev.name = text;
+		ev.has |= PROF_EV_VALUE;
+		memcpy(&ev.value, &rec->u, sizeof(ev.value));
+		return prof_trace_write(w, &ev);
+	case PROF_REC_META:
+		ev.kind = PROF_KIND_META;
+		ev.has = PROF_EV_PID | PROF_EV_TID;
+		ev.name = text;
+		ev.detail = text + strlen(text) + 1;
+		if (ev.detail >= (const char *)rec + rec->size ||
+		    !memchr(ev.detail, 0, (size_t)((const char *)rec + rec->size - ev.detail)))
+			ev.detail = "";
+		return prof_trace_write(w, &ev);
+	case PROF_REC_WARNING:
+		return emit_warning(w, p->pid, tid, rec->t, NULL, text);
+	default:
+		(void)m;
+		return 0;
+	}
+}
+
+/* End of a file: close what is still open. */
+static int replay_end(struct prof_merge *m, struct replay *rp, struct prof_trace_writer *w,
+		      int64_t pid)
+{
+	struct proc *p = proc_get(m, pid);
+	size_t i, j;
+	int ret = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < rp->nstacks; i++) {
+		struct stack *s = &rp->stacks[i];
+
+		for (j = s->n; j-- > 0;) {
+			if (!ret)
+				ret = emit_op(w, rp, pid, &s->v[j],
+					      thread_end_of(m, p, s->tid), (long)j, "unclosed");
+			free(s->v[j].name);
+		}
+		s->n = 0;
+	}
+	for (i = 0; i < rp->nranges; i++) {
+		if (!ret)
+			ret = emit_op(w, rp, pid, &rp->ranges[i], proc_end(p),
+				      -1, "unclosed");
+		free(rp->ranges[i].name);
+	}
+	rp->nranges = 0;
+	for (i = 0; i < rp->ncpus; i++)
+		if (!ret)
+			ret = emit_cpu(w, pid, &rp->cpus[i], thread_end_of(m, p, rp->cpus[i].tid));
+	rp->ncpus = 0;
+	if (rp->has_phase) {
+		if (!ret)
+			ret = emit_phase(w, pid, &rp->phase, proc_end(p));
+		free(rp->phase.name);
+		rp->has_phase = 0;
+	}
+	return ret;
+}
+
+/* Frees what is still open too (after an error, replay_end did not run). */
+static void replay_release(struct replay *rp)
+{
+	size_t i, j;
+
+	for (i = 0; i < rp->nstacks; i++) {
+		for (j = 0; j < rp->stacks[i].n; j++)
+			free(rp->stacks[i].v[j].name);
+		free(rp->stacks[i].v);
+	}
+	for (i = 0; i < rp->nranges; i++)
+		free(rp->ranges[i].name);
+	if (rp->has_phase)
+		free(rp->phase.name);
+	for (i = 0; i < rp->ndomains; i++)
+		free(rp->domains[i]);
+	free(rp->stacks);
+	free(rp->ranges);
+	free(rp->cpus);
+	free(rp->domains);
+}
+
+static int merge_file(struct prof_merge *m, const char *path, struct prof_trace_writer *w,
+		      struct core_error *err)
+{
+	struct replay rp;
+	struct prof_spool_reader r;
+	struct core_error torn = CORE_ERROR_INIT;
+	const struct prof_spool_rec *rec;
+	FILE *fp = fopen(path, "rb");
+	int64_t pid = -1;
+	int ret, wret = 0;
+
+	if (!fp)
+		return core_error_errno(err, errno, "cannot open '%s'", path);
+	memset(&rp, 0, sizeof(rp));
+	prof_spool_reader_init(&r, fp, path);
+	ret = collect(m, &r, &rp, &torn);
+	if (ret == -ENOMEM)
+		goto out;
+	rewind(fp);
+	prof_spool_reader_release(&r);
+	prof_spool_reader_init(&r, fp, path);
+	while (!wret && (ret = prof_spool_read(&r, NULL)) > 0) {
+		struct proc *p = proc_get(m, r.chunk.pid);
+
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		pid = p->pid;
+		for (rec = NULL; !wret && (rec = prof_spool_next(&r, rec));)
+			wret = replay_rec(m, &rp, w, p, r.chunk.tid, rec);
+	}
+	if (!wret && pid >= 0)
+		wret = replay_end(m, &rp, w, pid);
+	if (!wret && torn.code && pid >= 0)
+		wret = emit_warning(w, pid, 0, 0, NULL,
+				    "the recorded data ends with a torn write; later events are lost");
+	ret = wret;
+out:
+	prof_spool_reader_release(&r);
+	replay_release(&rp);
+	fclose(fp);
+	if (ret == -ENOMEM)
+		return core_error_set(err, -ENOMEM, "out of memory");
+	if (ret < 0)
+		return core_error_errno(err, -ret, "writing the trace failed");
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writer *w,
+		   struct core_error *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	int ret = 0;
+
+	if (!d)
+		return core_error_errno(err, errno, "cannot read '%s'", dir);
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len < 7 || strcmp(e->d_name + len - 6, ".spool"))
+			continue;
+		if (grow((void **)&names, &cap, n, sizeof(*names)) < 0 ||
+		    asprintf(&names[n], "%s/%s", dir, e->d_name) < 0) {
+			ret = core_error_set(err, -ENOMEM, "out of memory");
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			ret = merge_file(m, names[i], w, err);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < m->nprocs; i++) {
+		struct proc *p = &m->procs[i];
+		struct prof_event ev = PROF_EVENT_INIT;
+
+		ev.kind = PROF_KIND_PROCESS;
+		ev.has = PROF_EV_PID;
+		ev.pid = p->pid;
+		if (p->start || p->weak_start) {
+			ev.has |= PROF_EV_START;
+			ev.start_ns = p->start ? p->start : p->weak_start;
+		}
+		if (proc_end(p)) {
+			ev.has |= PROF_EV_END;
+			ev.end_ns = proc_end(p);
+			if ((ev.has & PROF_EV_START) && ev.end_ns < ev.start_ns)
+				ev.end_ns = ev.start_ns;
+		}
+		if (p->detail)
+			ev.detail = p->detail;
+		else if (p->weak_detail && strcmp(p->weak_detail, "ended"))
+			ev.detail = p->weak_detail;
+		else if (p->last)
+			ev.detail = kill((pid_t)p->pid, 0) == 0 ? "running" : "killed";
+		else if (p->weak_detail)
+			ev.detail = p->weak_detail;
+		else
+			ev.detail = kill((pid_t)p->pid, 0) == 0 ? "running" : "killed";
+		ev.name = p->command;
+		if (p->ppid >= 0) {
+			ev.has |= PROF_EV_VALUE;
+			ev.value = (double)p->ppid;
+		}
+		if ((ret = prof_trace_write(w, &ev)) < 0)
+			return ret;
+	}
+	for (i = 0; i < m->nthreads; i++) {
+		struct thread *t = &m->threads[i];
+		struct proc *p = proc_get(m, t->pid);
+		struct prof_event ev = PROF_EVENT_INIT;
+
+		if (!p)
+			return -ENOMEM;
+		if (!t->first)
+			continue;	/* only exit records: no thread events */
+		ev.kind = PROF_KIND_THREAD;
+		ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
+		ev.pid = t->pid;
+		ev.tid = t->tid;
+		ev.start_ns = t->first;
+		ev.end_ns = thread_end_of(m, p, t->tid);
+		if (ev.end_ns < ev.start_ns)
+			ev.end_ns = ev.start_ns;
+		ev.name = t->name;
+		if ((ret = prof_trace_write(w, &ev)) < 0)
+			return ret;
+	}
+	return 0;
+}

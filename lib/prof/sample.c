@@ -1,0 +1,379 @@
+#include "prof/sample.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+
+struct sthread {
+	int64_t pid, tid, first, last;
+	int64_t since;		/* blocked since, 0 when running */
+	int fd;			/* /proc/PID/task/TID/stat */
+	int gone;
+	char name[17];
+};
+
+struct sproc {
+	int64_t pid, ppid, start, last;
+	char *command;
+	char detail[40];
+	int gone;
+};
+
+struct span {
+	int64_t pid, tid, start, end;
+};
+
+struct prof_sampler {
+	pid_t root;
+	struct sthread *threads;
+	size_t nthreads, capthreads;
+	struct sproc *procs;
+	size_t nprocs, capprocs;
+	struct span *waits;
+	size_t nwaits, capwaits;
+	pid_t *queue;
+	size_t capqueue;
+	int64_t boot_real;	/* CLOCK_REALTIME at boot, for start times */
+};
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	p = realloc(*v, c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+int prof_sampler_new(struct prof_sampler **out, pid_t root)
+{
+	struct prof_sampler *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->root = root;
+	s->boot_real = core_clock_real_ns() - core_clock_ns(CLOCK_BOOTTIME);
+	*out = s;
+	return 0;
+}
+
+void prof_sampler_free(struct prof_sampler *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nthreads; i++)
+		if (s->threads[i].fd >= 0)
+			close(s->threads[i].fd);
+	for (i = 0; i < s->nprocs; i++)
+		free(s->procs[i].command);
+	free(s->threads);
+	free(s->procs);
+	free(s->waits);
+	free(s->queue);
+	free(s);
+}
+
+static ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = 0;
+	return n;
+}
+
+/* Fields after the command name of a stat line: state is [0]. */
+static const char *stat_rest(const char *buf)
+{
+	const char *p = strrchr(buf, ')');
+
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+static struct sproc *proc_find(struct prof_sampler *s, int64_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == pid)
+			return &s->procs[i];
+	return NULL;
+}
+
+/* The command line, read again when exec changes it. */
+static void proc_read_command(struct sproc *p)
+{
+	char path[64], buf[4096];
+	ssize_t n, i;
+
+	snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)p->pid);
+	n = read_file(path, buf, sizeof(buf));
+	while (n > 0 && buf[n - 1] == 0)
+		n--;
+	for (i = 0; i < n; i++)
+		if (buf[i] == 0)
+			buf[i] = ' ';
+	if (n > 0) {
+		buf[n] = 0;
+		free(p->command);
+		p->command = strdup(buf);
+	}
+}
+
+static struct sproc *proc_add(struct prof_sampler *s, int64_t pid, int64_t now)
+{
+	char path[64], buf[4096];
+	const char *rest;
+	struct sproc *p;
+	unsigned long long start = 0;
+	int ppid = -1;
+
+	if (grow((void **)&s->procs, &s->capprocs, s->nprocs, sizeof(*p)) < 0)
+		return NULL;
+	p = &s->procs[s->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->ppid = -1;
+	p->last = now;
+	snprintf(path, sizeof(path), "/proc/%lld/stat", (long long)pid);
+	if (read_file(path, buf, sizeof(buf)) > 0 && (rest = stat_rest(buf)) &&
+	    sscanf(rest, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+		   "%*d %*d %*d %*d %llu", &ppid, &start) == 2) {
+		p->ppid = ppid;
+		p->start = s->boot_real +
+			   (int64_t)(start * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
+		/* The estimate is good to a clock tick: it was alive now. */
+		if (p->start > now)
+			p->start = now;
+	}
+	proc_read_command(p);
+	return p;
+}
+
+static struct sthread *thread_find(struct prof_sampler *s, int64_t pid, int64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nthreads; i++)
+		if (s->threads[i].tid == tid && s->threads[i].pid == pid && !s->threads[i].gone)
+			return &s->threads[i];
+	return NULL;
+}
+
+static int wait_add(struct prof_sampler *s, const struct sthread *t, int64_t end)
+{
+	struct span *w;
+
+	if (grow((void **)&s->waits, &s->capwaits, s->nwaits, sizeof(*w)) < 0)
+		return -ENOMEM;
+	w = &s->waits[s->nwaits++];
+	w->pid = t->pid;
+	w->tid = t->tid;
+	w->start = t->since;
+	w->end = end;
+	return 0;
+}
+
+/* Sample one thread; a new one is opened first. */
+static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64_t now)
+{
+	struct sthread *t = thread_find(s, pid, tid);
+	char buf[1024];
+	const char *rest;
+	ssize_t n;
+
+	if (!t) {
+		char path[96];
+
+		if (grow((void **)&s->threads, &s->capthreads, s->nthreads, sizeof(*t)) < 0)
+			return -ENOMEM;
+		t = &s->threads[s->nthreads++];
+		memset(t, 0, sizeof(*t));
+		t->pid = pid;
+		t->tid = tid;
+		t->first = now;
+		snprintf(path, sizeof(path), "/proc/%lld/task/%lld/stat", (long long)pid,
+			 (long long)tid);
+		t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	t->last = now;
+	n = t->fd >= 0 ? pread(t->fd, buf, sizeof(buf) - 1, 0) : -1;
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	{
+		/* The name, which exec changes: then the command line too. */
+		const char *open_ = strchr(buf, '('), *close_ = strrchr(buf, ')');
+		char name[sizeof(t->name)];
+		size_t len;
+
+		if (open_ && close_ && close_ > open_) {
+			len = (size_t)(close_ - open_ - 1);
+			if (len >= sizeof(name))
+				len = sizeof(name) - 1;
+			memcpy(name, open_ + 1, len);
+			name[len] = 0;
+			if (strcmp(name, t->name)) {
+				struct sproc *p = t->name[0] && tid == pid ? proc_find(s, pid) : NULL;
+
+				memcpy(t->name, name, len + 1);
+				if (p)
+					proc_read_command(p);
+			}
+		}
+	}
+	if (!(rest = stat_rest(buf)))
+		return 0;
+	if (rest[0] == 'R') {
+		if (t->since && wait_add(s, t, now) < 0)
+			return -ENOMEM;
+		t->since = 0;
+	} else if (rest[0] != 'Z' && rest[0] != 'X' && !t->since) {
+		t->since = now;
+	}
+	return 0;
+}
+
+static void thread_gone(struct prof_sampler *s, struct sthread *t, int64_t now)
+{
+	if (t->since)
+		wait_add(s, t, now);
+	t->since = 0;
+	t->gone = 1;
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+/* Add the children of every thread of pid to the queue. */
+static int sample_process(struct prof_sampler *s, pid_t pid, size_t *qn, int64_t now)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!ret && (e = readdir(d))) {
+		char cpath[96], buf[4096], *p, *end;
+		long tid = strtol(e->d_name, &end, 10);
+
+		if (*end || tid <= 0)
+			continue;
+		ret = thread_sample(s, pid, tid, now);
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%ld/children", (int)pid, tid);
+		if (ret || read_file(cpath, buf, sizeof(buf)) <= 0)
+			continue;
+		for (p = buf; *p;) {
+			long c = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			p = end;
+			if (grow((void **)&s->queue, &s->capqueue, *qn, sizeof(*s->queue)) < 0) {
+				ret = -ENOMEM;
+				break;
+			}
+			s->queue[(*qn)++] = (pid_t)c;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+int prof_sampler_poll(struct prof_sampler *s)
+{
+	int64_t now = core_clock_real_ns();
+	size_t qn = 0, qi, i;
+	int ret = 0;
+
+	if (grow((void **)&s->queue, &s->capqueue, 0, sizeof(*s->queue)) < 0)
+		return -ENOMEM;
+	s->queue[qn++] = s->root;
+	for (qi = 0; !ret && qi < qn; qi++) {
+		pid_t pid = s->queue[qi];
+		struct sproc *p = proc_find(s, pid);
+
+		if (!p && !(p = proc_add(s, pid, now)))
+			return -ENOMEM;
+		p->last = now;
+		ret = sample_process(s, pid, &qn, now);
+	}
+	/* Threads not seen this time have ended. */
+	for (i = 0; i < s->nthreads; i++)
+		if (!s->threads[i].gone && s->threads[i].last != now)
+			thread_gone(s, &s->threads[i], now);
+	return ret;
+}
+
+void prof_sampler_reaped(struct prof_sampler *s, pid_t pid, int status)
+{
+	struct sproc *p = proc_find(s, pid);
+
+	if (p)
+		prof_merge_status_text(status, p->detail, sizeof(p->detail));
+}
+
+int prof_sampler_finish(struct prof_sampler *s, struct prof_merge *m,
+			struct prof_trace_writer *w)
+{
+	int64_t now = core_clock_real_ns();
+	int ret;
+	size_t i;
+
+	for (i = 0; i < s->nthreads; i++)
+		if (!s->threads[i].gone)
+			thread_gone(s, &s->threads[i], now);
+	for (i = 0; i < s->nwaits; i++) {
+		struct prof_event ev = PROF_EVENT_INIT;
+
+		ev.kind = PROF_KIND_CPU;
+		ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
+		ev.pid = s->waits[i].pid;
+		ev.tid = s->waits[i].tid;
+		ev.start_ns = s->waits[i].start;
+		ev.end_ns = s->waits[i].end;
+		ev.category = PROF_CAT_WAIT;
+		if ((ret = prof_trace_write(w, &ev)) < 0)
+			return ret;
+	}
+	for (i = 0; i < s->nprocs; i++) {
+		struct sproc *p = &s->procs[i];
+		struct prof_process_info info = { p->pid, p->ppid, p->start, p->last,
+			p->command, p->detail[0] ? p->detail : "ended", 1 };
+
+		if (p->pid == s->root)
+			continue;	/* the caller knows it better */
+		if (prof_merge_process(m, &info) < 0)
+			return -ENOMEM;
+	}
+	for (i = 0; i < s->nthreads; i++) {
+		struct sthread *t = &s->threads[i];
+
+		if (prof_merge_thread(m, t->pid, t->tid, t->first, t->last, t->name) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}

@@ -1,0 +1,166 @@
+#include "prof/trace_write.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/csv.h"
+
+static const char *const columns[PROF_TRACE_COLUMNS] = {
+	"kind", "pid", "tid", "start_ns", "end_ns", "name", "category",
+	"domain", "device", "stream", "correlation", "value", "detail",
+};
+
+int prof_trace_format_parse(const char *s, enum prof_trace_format *out)
+{
+	if (!strcmp(s, "csv"))
+		*out = PROF_TRACE_CSV;
+	else if (!strcmp(s, "jsonl"))
+		*out = PROF_TRACE_JSONL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int prof_trace_writer_init(struct prof_trace_writer *w, FILE *fp,
+			   enum prof_trace_format format)
+{
+	w->fp = fp;
+	w->format = format;
+	if (format == PROF_TRACE_CSV && fputs(PROF_TRACE_HEADER "\n", fp) == EOF)
+		return -EIO;
+	return 0;
+}
+
+static void format_value(char *buf, size_t size, double v)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, "%.17g", v);
+}
+
+/* The 13 fields as text; numbers go into `num`, NULL means absent. */
+static void fields_of(const struct prof_event *ev, const char *f[PROF_TRACE_COLUMNS],
+		      char num[8][32])
+{
+	static const unsigned bits[] = { PROF_EV_PID, PROF_EV_TID, PROF_EV_START,
+		PROF_EV_END, PROF_EV_DEVICE, PROF_EV_STREAM, PROF_EV_CORRELATION };
+	static const int col[] = { 1, 2, 3, 4, 8, 9, 10 };
+	const int64_t vals[] = { ev->pid, ev->tid, ev->start_ns, ev->end_ns,
+		ev->device, ev->stream, ev->correlation };
+	size_t i;
+
+	memset(f, 0, sizeof(*f) * PROF_TRACE_COLUMNS);
+	f[0] = prof_kind_name(ev->kind);
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (ev->has & bits[i]) {
+			snprintf(num[i], sizeof(num[i]), "%" PRId64, vals[i]);
+			f[col[i]] = num[i];
+		}
+	f[5] = ev->name;
+	if (ev->category != PROF_CAT_NONE)
+		f[6] = prof_category_name(ev->category);
+	f[7] = ev->domain;
+	if ((ev->has & PROF_EV_VALUE) && isfinite(ev->value)) {
+		format_value(num[7], sizeof(num[7]), ev->value);
+		f[11] = num[7];
+	}
+	f[12] = ev->detail;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static void json_string(FILE *fp, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	putc('"', fp);
+	while (*p) {
+		size_t n;
+
+		if (*p == '"' || *p == '\\') {
+			putc('\\', fp);
+			putc(*p++, fp);
+		} else if (*p < 0x20) {
+			fprintf(fp, "\\u%04x", *p++);
+		} else if ((n = utf8_len(p)) > 0) {
+			fwrite(p, 1, n, fp);
+			p += n;
+		} else {
+			fputs("\xef\xbf\xbd", fp);
+			p++;
+		}
+	}
+	putc('"', fp);
+}
+
+/* 0, or the error of the stream: errno as stdio left it, else -EIO. */
+static int stream_status(FILE *fp)
+{
+	if (!ferror(fp))
+		return 0;
+	return errno > 0 ? -errno : -EIO;
+}
+
+int prof_trace_write(struct prof_trace_writer *w, const struct prof_event *ev)
+{
+	const char *f[PROF_TRACE_COLUMNS];
+	char num[8][32];
+	int i, first = 1;
+
+	fields_of(ev, f, num);
+	if (w->format == PROF_TRACE_CSV) {
+		for (i = 0; i < PROF_TRACE_COLUMNS; i++) {
+			if (i > 0)
+				putc(',', w->fp);
+			if (f[i] && core_csv_write_field(w->fp, f[i], strlen(f[i])) < 0)
+				return stream_status(w->fp);
+		}
+		putc('\n', w->fp);
+		return stream_status(w->fp);
+	}
+	putc('{', w->fp);
+	for (i = 0; i < PROF_TRACE_COLUMNS; i++) {
+		/* Numbers (and the kind) are written bare, other fields quoted. */
+		int numeric = (i >= 1 && i <= 4) || (i >= 8 && i <= 11);
+
+		if (!f[i] || !*f[i])
+			continue;
+		fprintf(w->fp, "%s\"%s\":", first ? "" : ",", columns[i]);
+		first = 0;
+		if (numeric)
+			fputs(f[i], w->fp);
+		else
+			json_string(w->fp, f[i]);
+	}
+	fputs("}\n", w->fp);
+	return stream_status(w->fp);
+}
