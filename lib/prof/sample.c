@@ -13,7 +13,10 @@
 struct sthread {
 	int64_t pid, tid, first, last;
 	int64_t since;		/* blocked since, 0 when running */
+	int64_t at, prev_at;	/* this sample's time and the one before */
+	int64_t run;		/* CPU time so far (ns), -1 before the first */
 	int fd;			/* /proc/PID/task/TID/stat */
+	int sfd;		/* /proc/PID/task/TID/schedstat, -1 without */
 	int gone;
 	char name[17];
 };
@@ -76,9 +79,12 @@ void prof_sampler_free(struct prof_sampler *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nthreads; i++)
+	for (i = 0; i < s->nthreads; i++) {
 		if (s->threads[i].fd >= 0)
 			close(s->threads[i].fd);
+		if (s->threads[i].sfd >= 0)
+			close(s->threads[i].sfd);
+	}
 	for (i = 0; i < s->nprocs; i++)
 		free(s->procs[i].command);
 	free(s->threads);
@@ -194,12 +200,37 @@ static int wait_add(struct prof_sampler *s, const struct sthread *t, int64_t end
 	return 0;
 }
 
+/*
+ * CPU time the thread used since the previous sample, in ns, from
+ * schedstat; -1 when unknown.  Remembers this sample's time and total.
+ */
+static int64_t thread_ran(struct sthread *t, int64_t now)
+{
+	char buf[128];
+	long long run;
+	int64_t ran = -1;
+	ssize_t n = t->sfd >= 0 ? pread(t->sfd, buf, sizeof(buf) - 1, 0) : -1;
+
+	t->prev_at = t->at;
+	t->at = now;
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "%lld", &run) != 1)
+		return -1;
+	if (t->run >= 0 && run >= t->run)
+		ran = run - t->run;
+	t->run = run;
+	return ran;
+}
+
 /* Sample one thread; a new one is opened first. */
 static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64_t now)
 {
 	struct sthread *t = thread_find(s, pid, tid);
 	char buf[1024];
 	const char *rest;
+	int64_t ran;
 	ssize_t n;
 
 	if (!t) {
@@ -215,12 +246,17 @@ static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64
 		snprintf(path, sizeof(path), "/proc/%lld/task/%lld/stat", (long long)pid,
 			 (long long)tid);
 		t->fd = open(path, O_RDONLY | O_CLOEXEC);
+		snprintf(path, sizeof(path), "/proc/%lld/task/%lld/schedstat", (long long)pid,
+			 (long long)tid);
+		t->sfd = open(path, O_RDONLY | O_CLOEXEC);
+		t->run = -1;
 	}
 	t->last = now;
 	n = t->fd >= 0 ? pread(t->fd, buf, sizeof(buf) - 1, 0) : -1;
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
+	ran = thread_ran(t, now);
 	{
 		/* The name, which exec changes: then the command line too. */
 		const char *open_ = strchr(buf, '('), *close_ = strrchr(buf, ')');
@@ -244,12 +280,25 @@ static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64
 	}
 	if (!(rest = stat_rest(buf)))
 		return 0;
+	/*
+	 * CPU time since the last sample refines the ends: a thread found
+	 * running again woke at the latest `ran` ns ago; one found blocked
+	 * blocked at the earliest `ran` ns after the last sample.
+	 */
 	if (rest[0] == 'R') {
-		if (t->since && wait_add(s, t, now) < 0)
-			return -ENOMEM;
+		if (t->since) {
+			int64_t woke = ran >= 0 ? now - ran : now;
+
+			if (woke < t->since)
+				woke = t->since;
+			if (wait_add(s, t, woke) < 0)
+				return -ENOMEM;
+		}
 		t->since = 0;
 	} else if (rest[0] != 'Z' && rest[0] != 'X' && !t->since) {
 		t->since = now;
+		if (ran >= 0 && t->prev_at && t->prev_at + ran < now)
+			t->since = t->prev_at + ran;
 	}
 	return 0;
 }
@@ -262,7 +311,9 @@ static void thread_gone(struct prof_sampler *s, struct sthread *t, int64_t now)
 	t->gone = 1;
 	if (t->fd >= 0)
 		close(t->fd);
-	t->fd = -1;
+	if (t->sfd >= 0)
+		close(t->sfd);
+	t->fd = t->sfd = -1;
 }
 
 /* Add the children of every thread of pid to the queue. */

@@ -13,9 +13,11 @@
  * /proc/PID/task/TID/children and reads every thread's state from
  * /proc/PID/task/TID/stat (kept open, one pread per thread).  A thread seen
  * in any state but R (running or runnable) is blocked; consecutive blocked
- * samples make one "cpu" row of category "wait", from the first blocked
- * sample to the first sample that found it running again (or gone).  The
- * error of each end is at most one sampling interval.
+ * samples make one "cpu" row of category "wait".  Its ends are refined by
+ * the thread's CPU time (/proc/PID/task/TID/schedstat): a thread that used
+ * d ns of CPU between a running and a blocked sample blocked d ns after the
+ * first; one found running again woke at the latest d ns before.  Without
+ * schedstat the error of each end is one sampling interval.
  */
 #ifndef PROF_SAMPLE_H
 #define PROF_SAMPLE_H
