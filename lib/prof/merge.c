@@ -1,4 +1,5 @@
 #include "prof/merge.h"
+#include "core/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -66,22 +67,6 @@ struct replay {
 	size_t ndomains;
 };
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 8;
-	p = realloc(*v, c * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 int prof_merge_new(struct prof_merge **out)
 {
 	*out = calloc(1, sizeof(**out));
@@ -114,7 +99,7 @@ static struct proc *proc_get(struct prof_merge *m, int64_t pid)
 	for (i = m->nprocs; i-- > 0;)
 		if (m->procs[i].pid == pid)
 			return &m->procs[i];
-	if (grow((void **)&m->procs, &m->capprocs, m->nprocs, sizeof(*p)) < 0)
+	if (core_grow((void **)&m->procs, &m->capprocs, m->nprocs + 1, sizeof(*p)) < 0)
 		return NULL;
 	p = &m->procs[m->nprocs++];
 	memset(p, 0, sizeof(*p));
@@ -131,7 +116,7 @@ static struct thread *thread_get(struct prof_merge *m, int64_t pid, int64_t tid)
 	for (i = m->nthreads; i-- > 0;)
 		if (m->threads[i].pid == pid && m->threads[i].tid == tid)
 			return &m->threads[i];
-	if (grow((void **)&m->threads, &m->capthreads, m->nthreads, sizeof(*t)) < 0)
+	if (core_grow((void **)&m->threads, &m->capthreads, m->nthreads + 1, sizeof(*t)) < 0)
 		return NULL;
 	t = &m->threads[m->nthreads++];
 	memset(t, 0, sizeof(*t));
@@ -277,8 +262,7 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 			case PROF_REC_START: {
 				struct open o = { tid, rec->t, rec->domain, rec->u, strdup(text) };
 
-				if (!o.name || grow((void **)&rp->ranges, &rp->capranges,
-						    rp->nranges, sizeof(o)) < 0) {
+				if (!o.name || core_grow((void **)&rp->ranges, &rp->capranges, rp->nranges + 1, sizeof(o)) < 0) {
 					free(o.name);
 					return -ENOMEM;
 				}
@@ -319,7 +303,7 @@ static struct stack *stack_get(struct replay *rp, int64_t tid, uint32_t domain)
 	for (i = 0; i < rp->nstacks; i++)
 		if (rp->stacks[i].tid == tid && rp->stacks[i].domain == domain)
 			return &rp->stacks[i];
-	if (grow((void **)&rp->stacks, &rp->capstacks, rp->nstacks, sizeof(*s)) < 0)
+	if (core_grow((void **)&rp->stacks, &rp->capstacks, rp->nstacks + 1, sizeof(*s)) < 0)
 		return NULL;
 	s = &rp->stacks[rp->nstacks++];
 	memset(s, 0, sizeof(*s));
@@ -336,7 +320,7 @@ static struct cpu_state *cpu_get(struct replay *rp, int64_t tid)
 	for (i = 0; i < rp->ncpus; i++)
 		if (rp->cpus[i].tid == tid)
 			return &rp->cpus[i];
-	if (grow((void **)&rp->cpus, &rp->capcpus, rp->ncpus, sizeof(*c)) < 0)
+	if (core_grow((void **)&rp->cpus, &rp->capcpus, rp->ncpus + 1, sizeof(*c)) < 0)
 		return NULL;
 	c = &rp->cpus[rp->ncpus++];
 	c->tid = tid;
@@ -450,7 +434,7 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 	switch (rec->type) {
 	case PROF_REC_PUSH:
 		if (!(s = stack_get(rp, tid, rec->domain)) ||
-		    grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v)) < 0)
+		    core_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)) < 0)
 			return -ENOMEM;
 		o.tid = tid;
 		o.t = rec->t;
@@ -671,7 +655,7 @@ int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writ
 
 		if (len < 7 || strcmp(e->d_name + len - 6, ".spool"))
 			continue;
-		if (grow((void **)&names, &cap, n, sizeof(*names)) < 0 ||
+		if (core_grow((void **)&names, &cap, n + 1, sizeof(*names)) < 0 ||
 		    asprintf(&names[n], "%s/%s", dir, e->d_name) < 0) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");
 			break;

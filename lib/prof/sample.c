@@ -1,4 +1,5 @@
 #include "prof/sample.h"
+#include "core/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -44,22 +45,6 @@ struct prof_sampler {
 	size_t capqueue;
 	int64_t boot_real;	/* CLOCK_REALTIME at boot, for start times */
 };
-
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	p = realloc(*v, c * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
 
 int prof_sampler_new(struct prof_sampler **out, pid_t root)
 {
@@ -154,7 +139,7 @@ static struct sproc *proc_add(struct prof_sampler *s, int64_t pid, int64_t now)
 	unsigned long long start = 0;
 	int ppid = -1;
 
-	if (grow((void **)&s->procs, &s->capprocs, s->nprocs, sizeof(*p)) < 0)
+	if (core_grow((void **)&s->procs, &s->capprocs, s->nprocs + 1, sizeof(*p)) < 0)
 		return NULL;
 	p = &s->procs[s->nprocs++];
 	memset(p, 0, sizeof(*p));
@@ -190,7 +175,7 @@ static int wait_add(struct prof_sampler *s, const struct sthread *t, int64_t end
 {
 	struct span *w;
 
-	if (grow((void **)&s->waits, &s->capwaits, s->nwaits, sizeof(*w)) < 0)
+	if (core_grow((void **)&s->waits, &s->capwaits, s->nwaits + 1, sizeof(*w)) < 0)
 		return -ENOMEM;
 	w = &s->waits[s->nwaits++];
 	w->pid = t->pid;
@@ -236,7 +221,7 @@ static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64
 	if (!t) {
 		char path[96];
 
-		if (grow((void **)&s->threads, &s->capthreads, s->nthreads, sizeof(*t)) < 0)
+		if (core_grow((void **)&s->threads, &s->capthreads, s->nthreads + 1, sizeof(*t)) < 0)
 			return -ENOMEM;
 		t = &s->threads[s->nthreads++];
 		memset(t, 0, sizeof(*t));
@@ -343,7 +328,7 @@ static int sample_process(struct prof_sampler *s, pid_t pid, size_t *qn, int64_t
 			if (end == p)
 				break;
 			p = end;
-			if (grow((void **)&s->queue, &s->capqueue, *qn, sizeof(*s->queue)) < 0) {
+			if (core_grow((void **)&s->queue, &s->capqueue, *qn + 1, sizeof(*s->queue)) < 0) {
 				ret = -ENOMEM;
 				break;
 			}
@@ -360,7 +345,7 @@ int prof_sampler_poll(struct prof_sampler *s)
 	size_t qn = 0, qi, i;
 	int ret = 0;
 
-	if (grow((void **)&s->queue, &s->capqueue, 0, sizeof(*s->queue)) < 0)
+	if (core_grow((void **)&s->queue, &s->capqueue, 1, sizeof(*s->queue)) < 0)
 		return -ENOMEM;
 	s->queue[qn++] = s->root;
 	for (qi = 0; !ret && qi < qn; qi++) {
