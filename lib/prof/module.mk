@@ -67,9 +67,9 @@ ifneq ($(NVTX_INCDIR),)
 demo-record: all
 	@echo "demo-record: recording the built-in workload (NVTX ranges, busy and sleeping)"
 	$(Q)$(O)/bin/rlprof-record --force -o $(O)/demo-record.csv -- \
-		$(PROF_WORKLOAD) busy-sleep 3 20 10
-	$(Q)awk -F, 'NR > 1 { n[$$1]++ } END { for (k in n) printf "  %-8s %d rows\n", k, n[k] }' \
-		$(O)/demo-record.csv | sort
+		$(PROF_WORKLOAD) busy-sleep 40 20 8
+	@echo "demo-record: where the time went (rlprof-report):"
+	$(Q)$(O)/bin/rlprof-report -f table $(O)/demo-record.csv
 	@echo "demo-record: trace in $(O)/demo-record.csv"
 else
 demo-record: all
