@@ -59,9 +59,8 @@ static const struct core_opt opts[] = {
 };
 
 static const struct core_cli cli = {
-	.usage = "[-n N] [-b BACKEND] [-H FILE] [-t] [--halt POLICY] -- COMMAND [ARG ...]\n"
-		 "--pool [-n N] [-b BACKEND] [-H FILE] [-lk] [-r N] [-T SECONDS] [--prefetch N] "
-		 "[-j FILE [--resume]] -- WORKER [ARG ...]\n"
+	.usage = "[-t] [-n N] [-b BACKEND] [-H FILE] -- COMMAND [ARG ...]\n"
+		 "--pool [-lk] [-n N] [-b BACKEND] [-j FILE] -- WORKER [ARG ...]\n"
 		 "--worker [--master ADDRESS] -- WORKER [ARG ...]\n"
 		 "--stdin-env -- COMMAND [ARG ...]",
 	.summary = "Launch workers locally and across hosts, and farm tasks to them without losing any.",
