@@ -315,9 +315,12 @@ static int take_line(struct pool *p, char *line, size_t len)
 			return 0;
 		v = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
 		if (!v)
-			return fail(p, core_error_set_line(p->err, -EINVAL, p->lineno,
-							   "'%s': line %ld: invalid JSON: %s",
-							   p->o->in_name, p->lineno, jerr.text));
+		{
+			ret = core_error_set(p->err, -EINVAL, "'%s': line %ld: invalid JSON: %s",
+					     p->o->in_name, p->lineno, jerr.text);
+			p->err->line = p->lineno;
+			return fail(p, ret);
+		}
 	}
 	ret = fiber_task_id(v, p->lineno, &id, &key, p->err);
 	json_decref(v);
@@ -330,9 +333,8 @@ static int take_line(struct pool *p, char *line, size_t len)
 		char *s = json_dumps(id, JSON_ENCODE_ANY);
 
 		ret = ret < 0 ? core_error_set(p->err, -ENOMEM, "out of memory") :
-			core_error_set_line(p->err, -EINVAL, p->lineno,
-					    "'%s': line %ld: task id %s appears twice",
-					    p->o->in_name, p->lineno, s ? s : "?");
+			core_error_set(p->err, -EINVAL, "'%s': line %ld: task id %s appears twice",
+				       p->o->in_name, p->lineno, s ? s : "?");
 		free(s);
 		free(key);
 		json_decref(id);
