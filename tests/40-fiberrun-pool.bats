@@ -120,8 +120,8 @@ for line in sys.stdin:
 	cat > worker.sh <<'SH'
 while read -r t; do
 	s=$(tr '\0' '\n' < /proc/$PPID/environ | sed -n 's/^FIBERRUN_SECRET=//p')
-	printf '%s\n' "$s" > secret.txt
-	hits=$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' '\n' | grep -c -F -f secret.txt)
+	printf "%s\n" "$s" > secret.$$.txt
+	hits=$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' '\n' | grep -c -F -f secret.$$.txt)
 	echo "${#s} $hits"
 done
 SH
