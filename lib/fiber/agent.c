@@ -18,6 +18,16 @@
 
 #define HANDSHAKE_MS 10000
 
+volatile sig_atomic_t fiber_agent_child_pgrp;
+
+/* SIGTERM, SIGINT, SIGHUP: take the command's process group along. */
+static void on_stop_signal(int sig)
+{
+	if (fiber_agent_child_pgrp > 0)
+		kill(-fiber_agent_child_pgrp, SIGKILL);
+	_exit(128 + sig);
+}
+
 struct agent {
 	const struct fiber_agent_opts *o;
 	int sock, cin, cout;
@@ -139,7 +149,10 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	sp.in_fd = in[0];
 	sp.out_fd = out[1];
 	sp.pdeathsig = SIGKILL;
+	sp.new_pgrp = 1;
 	ret = fiber_proc_spawn(&sp, &a->child, err);
+	if (ret == 0)
+		fiber_agent_child_pgrp = a->child;
 	close(in[0]);
 	close(out[1]);
 	if (ret < 0) {
@@ -184,20 +197,23 @@ static int end_child(struct agent *a, int sig)
 	if (a->child <= 0)
 		return 0;
 	if (sig)
-		kill(a->child, sig);
+		kill(-a->child, sig);
 	for (i = 0; i < 300; i++) {
 		pid_t p = waitpid(a->child, &st, WNOHANG);
 
 		if (p == a->child)
 			break;
 		if (i == 200)
-			kill(a->child, SIGKILL);
+			kill(-a->child, SIGKILL);
 		core_clock_sleep_ns(10000000);
 	}
 	if (i == 300) {
-		kill(a->child, SIGKILL);
+		kill(-a->child, SIGKILL);
 		waitpid(a->child, &st, 0);
 	}
+	/* What the command left behind in its group goes too. */
+	kill(-a->child, SIGKILL);
+	fiber_agent_child_pgrp = 0;
 	a->child = 0;
 	return fiber_proc_status(st);
 }
@@ -367,6 +383,9 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 
 	a.o = o;
 	a.cin = a.cout = -1;
+	signal(SIGTERM, on_stop_signal);
+	signal(SIGINT, on_stop_signal);
+	signal(SIGHUP, on_stop_signal);
 	a.sock = fiber_net_connect(o->master, HANDSHAKE_MS, err);
 	if (a.sock < 0)
 		return 1;

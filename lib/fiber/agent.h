@@ -16,6 +16,7 @@
 #define FIBER_AGENT_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -30,8 +31,12 @@ struct fiber_agent_opts {
 	size_t frame_max;	/* longest task or result line */
 };
 
+/* The worker command's process group, for the agent's signal handlers. */
+extern volatile sig_atomic_t fiber_agent_child_pgrp;
+
 /*
- * Run the agent to its end.  Returns the exit status for the agent: 0
+ * Run the agent to its end.  SIGTERM, SIGINT and SIGHUP end the agent and
+ * kill the command's whole process group.  Returns the exit status for the agent: 0
  * after a STOP, the command's own status when it ended by itself, 126/127
  * when it cannot be started, 1 when the connection failed (err says why).
  */

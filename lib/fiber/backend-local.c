@@ -20,6 +20,7 @@ static int local_spawn(struct fiber_backend *b, const struct fiber_launch *l,
 	sp.out_fd = l->out_fd;
 	sp.err_fd = l->err_fd;
 	sp.pdeathsig = SIGKILL;
+	sp.new_pgrp = 1;
 	sp.in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	*p = (struct fiber_proc)FIBER_PROC_INIT;
 	ret = fiber_proc_spawn(&sp, &p->pid, err);
@@ -30,7 +31,8 @@ static int local_spawn(struct fiber_backend *b, const struct fiber_launch *l,
 
 static void local_stop(struct fiber_backend *b, struct fiber_proc *p, int sig)
 {
-	if (p->pid > 0)
+	/* The whole group: what the command started goes with it. */
+	if (p->pid > 0 && kill(-p->pid, sig) < 0)
 		kill(p->pid, sig);
 }
 

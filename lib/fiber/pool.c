@@ -561,7 +561,8 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 		return;
 	if (w->c)
 		conn_close(p, w->c);
-	stop_proc(p, w, SIGKILL);
+	/* SIGTERM: the agent takes its command's process group along. */
+	stop_proc(p, w, SIGTERM);
 	w->state = W_IDLE;
 	for (i = w->fifo_n; i-- > 0;) {
 		struct task *t = task_at(p, w->fifo[(w->fifo_head + i) % (size_t)p->o->prefetch]);
@@ -1006,6 +1007,12 @@ static int setup(struct pool *p)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	/*
+	 * Shells start background jobs with SIGINT ignored, which would
+	 * discard it even while blocked; nohup's SIGHUP is left alone.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	p->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (p->sfd < 0)
@@ -1065,7 +1072,8 @@ static void teardown(struct pool *p)
 	long i;
 
 	p->stopping = 1;
-	stop_workers(p);
+	if (p->w)
+		stop_workers(p);
 	/* Reap what we started; whatever outlives the grace period is killed. */
 	while (p->nkids > 0) {
 		int st;

@@ -94,6 +94,8 @@ _Noreturn static void child(const struct fiber_spawn *sp, char **envp,
 		if (getppid() != parent)
 			_exit(128 + sp->pdeathsig);
 	}
+	if (sp->new_pgrp)
+		setpgid(0, 0);
 	move_fd(sp->in_fd, 0);
 	move_fd(sp->out_fd, 1);
 	move_fd(sp->err_fd, 2);
@@ -140,6 +142,8 @@ int fiber_proc_spawn(const struct fiber_spawn *sp, pid_t *pid,
 		waitpid(p, NULL, 0);
 		return core_error_errno(err, e, "cannot run '%s'", sp->argv[0]);
 	}
+	if (sp->new_pgrp)
+		setpgid(p, p);	/* also here, so that it holds before we signal it */
 	*pid = p;
 	return 0;
 }

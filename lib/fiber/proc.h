@@ -26,9 +26,10 @@ struct fiber_spawn {
 	int in_fd, out_fd, err_fd;	/* dup2'd to 0, 1, 2; -1 keeps ours */
 	int pdeathsig;			/* signal on our death, 0 for none */
 	const char *dir;		/* working folder, or NULL */
+	int new_pgrp;			/* lead a new process group */
 };
 
-#define FIBER_SPAWN_INIT { NULL, NULL, NULL, -1, -1, -1, 0, NULL }
+#define FIBER_SPAWN_INIT { NULL, NULL, NULL, -1, -1, -1, 0, NULL, 0 }
 
 int fiber_proc_spawn(const struct fiber_spawn *sp, pid_t *pid,
 		     struct core_error *err);

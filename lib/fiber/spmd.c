@@ -182,6 +182,12 @@ int fiber_spmd_run(const struct fiber_spmd_opts *o, struct core_error *err)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	/*
+	 * Shells start background jobs with SIGINT ignored, which would
+	 * discard it even while blocked; nohup's SIGHUP is left alone.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (sfd < 0) {
