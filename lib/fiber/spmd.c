@@ -231,7 +231,7 @@ int fiber_spmd_run(const struct fiber_spmd_opts *o, struct core_error *err)
 		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 			if (si.ssi_signo != SIGCHLD && !sig) {
 				sig = (int)si.ssi_signo;
-				stop_all(o, r, SIGTERM);
+				stop_all(o, r, sig);	/* the ranks get the same signal */
 				kill_at = core_clock_mono_ns() + GRACE_NS;
 			}
 		}
