@@ -288,7 +288,8 @@ int main(int argc, char **argv)
 		}
 	}
 	fiber_backend_release(&b);
-	if (core_msg_close_stream(stdout) != 0 && status == 0)
+	/* An output error already reported is not reported twice. */
+	if (status == 0 && core_msg_close_stream(stdout) != 0)
 		status = CORE_EXIT_FAIL;
 	return status;
 }
