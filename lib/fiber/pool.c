@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -974,11 +975,17 @@ static int setup(struct pool *p)
 {
 	const struct fiber_pool_opts *o = p->o;
 	struct epoll_event e = { EPOLLIN, { 0 } };
+	struct rlimit rl;
 	sigset_t set;
 	char *host, *port;
 	int lport, ret;
 	long i;
 
+	/* One socket per worker: take the hard limit of open files. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	ret = fiber_secret_new(p->secret);
 	if (ret < 0)
 		return core_error_errno(p->err, -ret, "cannot make a secret");
