@@ -2,7 +2,7 @@
 # sbatch), joblog, SPMD launcher; share/examples workers and the ES example.
 LIB_SRCS += $(wildcard lib/fiber/*.c)
 DEB_PACKAGES += openssh-server openssh-client slurm-wlm munge parallel iproute2
-EXTRA_TARGETS += $(O)/share/examples/sleep-worker
+EXTRA_TARGETS += $(O)/share/examples/sleep-worker $(O)/share/examples/es-worker
 DEMOS += demo-fiber
 
 $(O)/share/examples/%: share/examples/%.c $(O)/build-flags
