@@ -612,7 +612,7 @@ static int worker_frames(struct pool *p, struct worker *w)
 {
 	struct conn *c = w->c;
 	struct fiber_frame f;
-	int ret;
+	int ret = 0;
 
 	while (w->c == c && (ret = fiber_frame_next(&c->in, p->o->frame_max + 16, &f)) > 0) {
 		if (f.type == FIBER_RESULT) {
@@ -672,7 +672,7 @@ static void conn_handshake(struct pool *p, struct conn *c)
 	uint8_t proof[FIBER_SHA256_LEN];
 	char body[FIBER_NONCE_LEN + FIBER_SHA256_LEN];
 	long i;
-	int ret;
+	int ret = 0;
 
 	while (c->stage < 2 && (ret = fiber_frame_next(&c->in, FIBER_AUTH_FRAME_MAX, &f)) > 0) {
 		if (c->stage == 0 && f.type == FIBER_HELLO && f.len == FIBER_NONCE_LEN) {
