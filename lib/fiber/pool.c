@@ -31,6 +31,8 @@
 #define STOP_GRACE_NS (5 * 1000000000LL)
 #define SLOT_MAX_FAILS 5
 #define TICK_MS 100
+/* Starts per turn of the loop, so that handshakes are served meanwhile. */
+#define STARTS_PER_TURN 16
 
 enum { EV_LISTEN = 1, EV_INPUT, EV_SIGNAL, EV_CONN };
 enum { T_QUEUED, T_RUNNING, T_DONE };
@@ -110,6 +112,7 @@ struct pool {
 	struct fiber_idmap seen, logged;
 	struct fiber_joblog jl;
 	int stopping, draining, failed;
+	int backlog;		/* workers still waiting to be started */
 	int64_t stop_ns;
 };
 
@@ -697,9 +700,14 @@ static void conn_handshake(struct pool *p, struct conn *c)
 			if (!fiber_digest_equal(proof, (const uint8_t *)f.body, sizeof(proof)))
 				break;
 			for (i = 0; i < p->o->workers; i++)
-				if (p->w[i].state == W_STARTING && p->w[i].token == c->token && !p->w[i].c)
+				if (p->w[i].token == c->token)
 					w = &p->w[i];
-			if (!w)
+			if (w && w->state == W_GONE) {
+				/* A worker stopped while it was connecting: the run is ending. */
+				conn_close(p, c);
+				return;
+			}
+			if (!w || w->state != W_STARTING || w->c)
 				break;
 			if (hl > sizeof(w->host) - 1)
 				hl = sizeof(w->host) - 1;
@@ -909,6 +917,7 @@ static void on_signal(struct pool *p)
 /* Deadlines: handshakes, starts, tasks, polite stops, restarts. */
 static void tick(struct pool *p)
 {
+	long starts = 0;
 	int64_t now = core_clock_mono_ns();
 	int64_t timeout = (int64_t)(p->o->timeout_s * 1e9);
 	struct conn *c, *next;
@@ -937,6 +946,10 @@ static void tick(struct pool *p)
 		} else if (w->state == W_STOPPING && now - w->since_ns > STOP_GRACE_NS) {
 			worker_lost(p, w, "did not stop in time", 0);
 		} else if (w->state == W_IDLE && !p->stopping && !p->draining && now >= w->retry_ns) {
+			if (starts++ >= STARTS_PER_TURN) {
+				p->backlog = 1;
+				continue;
+			}
 			if (start_worker(p, w) < 0) {
 				warn(p, "cannot start worker %ld: %s", w->index, p->err->msg);
 				core_error_clear(p->err);
@@ -1064,11 +1077,11 @@ static int setup(struct pool *p)
 		}
 	}
 	p->live_slots = o->workers;
-	for (i = 0; i < o->workers; i++) {
-		ret = start_worker(p, &p->w[i]);
-		if (ret < 0)
-			return ret;
-	}
+	/* The first start is tried here, so that a backend error is reported at once. */
+	ret = start_worker(p, &p->w[0]);
+	if (ret < 0)
+		return ret;
+	p->backlog = 1;		/* the loop starts the others, a few per turn */
 	return 0;
 }
 
@@ -1164,7 +1177,7 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 		}
 		if (p.draining && all_gone(&p))
 			break;
-		n = epoll_wait(p.ep, ev, 256, want_input(&p) && !p.in_poll ? 0 : TICK_MS);
+		n = epoll_wait(p.ep, ev, 256, (want_input(&p) && !p.in_poll) || p.backlog ? 0 : TICK_MS);
 		if (n < 0 && errno != EINTR) {
 			fail(&p, core_error_errno(err, errno, "epoll_wait"));
 			break;
@@ -1181,6 +1194,7 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 			else if (!p.stopping)
 				conn_event(&p, (struct conn *)e, ev[i].events);
 		}
+		p.backlog = 0;
 		tick(&p);
 	}
 out:
