@@ -53,7 +53,7 @@ SH
 	[ "${#lines[@]}" -eq 8 ]
 	assert_line --index 2 --regexp '"id":3,"status":"timeout","result":null,"error":"timed out after 0.5 s",.*"attempts":2,'
 	[ "$(grep -c '"status":"ok"' <<< "$output")" -eq 7 ]
-	wait_gone "sleep 60" 5
+	wait_gone "sleep 60" 10
 }
 
 @test "--pool: workers that cannot start are given up; their tasks fail, none is lost" {
