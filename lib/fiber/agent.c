@@ -396,6 +396,7 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	if (ret < 0) {
 		status = ret == -ENOENT ? 127 : 126;
 		finish(&a, status, 'F', err->msg);
+		core_error_clear(err);	/* the master reports it, once */
 		goto out;
 	}
 	fiber_fd_nonblock(a.sock, 1);

@@ -817,12 +817,13 @@ static void accept_conns(struct pool *p)
 	}
 }
 
-static void dispatch(struct pool *p, struct worker *w)
+/* Send tasks to w until it holds `upto` or only `keep` are left waiting. */
+static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 {
 	struct conn *c = w->c;
 	int sent = 0;
 
-	while (w->state == W_READY && (long)w->fifo_n < p->o->prefetch && p->rn > 0) {
+	while (w->state == W_READY && (long)w->fifo_n < upto && p->rn > keep) {
 		struct task *t = task_at(p, ready_pop(p));
 
 		if (fiber_frame_put(&c->out, FIBER_TASK, t->seq, t->line, t->len) < 0) {
@@ -1147,7 +1148,7 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 	struct pool p = { 0 };
 	struct epoll_event ev[256];
 	int ret, n, i;
-	long k;
+	long k, starting;
 
 	memset(stats, 0, sizeof(*stats));
 	p.o = o;
@@ -1165,9 +1166,19 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 			read_input(&p);
 		if (p.live_slots == 0 && !p.stopping)
 			fail_waiting(&p);
+		/*
+		 * First a task for every idle worker; then tasks ahead (prefetch),
+		 * keeping back one for each worker still starting, so that the
+		 * first workers up do not take the work of the others.
+		 */
+		for (k = 0, starting = 0; k < o->workers; k++)
+			starting += p.w[k].state == W_STARTING || p.w[k].state == W_IDLE;
 		for (k = 0; k < o->workers && !p.stopping; k++)
 			if (p.w[k].state == W_READY)
-				dispatch(&p, &p.w[k]);
+				dispatch(&p, &p.w[k], 1, 0);
+		for (k = 0; k < o->workers && !p.stopping; k++)
+			if (p.w[k].state == W_READY)
+				dispatch(&p, &p.w[k], o->prefetch, (size_t)starting);
 		emit(&p);
 		if (p.stopping)
 			break;
