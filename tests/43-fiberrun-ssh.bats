@@ -166,3 +166,15 @@ SH
 	assert_failure 3
 	assert_output --partial "cannot open 'missing'"
 }
+
+@test "es.py over ssh: evolution strategies with workers on both hosts learn" {
+	run --separate-stderr python3 "$TOP/share/examples/es.py" \
+		--worker "$RLKIT_BUILD/share/examples/es-worker" --fiberrun fiberrun \
+		--generations 15 -- -H hosts --ssh "$SSH"
+	assert_success
+	[ "${#lines[@]}" -eq 16 ]
+	first=$(echo "${lines[1]}" | cut -d, -f2)
+	last=$(echo "${lines[15]}" | cut -d, -f2)
+	python3 -c "import sys; f, l = $first, $last; sys.exit(0 if l > 2 * f else 1)" ||
+		fail "mean fitness went from $first to $last"
+}
