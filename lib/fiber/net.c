@@ -111,10 +111,21 @@ int fiber_net_listen(const char *addr, int *port, struct core_error *err)
 	return fd;
 }
 
+void fiber_net_tune(int fd)
+{
+	int one = 1, idle = 15, intvl = 5, cnt = 3;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+}
+
 static int connect_one(const struct addrinfo *ai, int timeout_ms)
 {
 	struct pollfd p;
-	int fd, soerr = 0, one = 1;
+	int fd, soerr = 0;
 	socklen_t len = sizeof(soerr);
 
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -136,7 +147,7 @@ static int connect_one(const struct addrinfo *ai, int timeout_ms)
 			goto fail;
 	}
 	fiber_fd_nonblock(fd, 0);
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	fiber_net_tune(fd);
 	return fd;
 fail:
 	close(fd);

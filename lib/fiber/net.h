@@ -30,6 +30,12 @@ int fiber_net_connect(const char *addr, int timeout_ms, struct core_error *err);
  */
 int fiber_net_split(const char *addr, char **host, char **port);
 
+/*
+ * TCP_NODELAY, and keepalive probes that declare a silent peer dead after
+ * about 30 seconds (a host that vanished without closing its connections).
+ */
+void fiber_net_tune(int fd);
+
 /* Set O_NONBLOCK (on = 1) or clear it.  0 or -errno. */
 int fiber_fd_nonblock(int fd, int on);
 

@@ -792,7 +792,7 @@ static void conn_event(struct pool *p, struct conn *c, uint32_t events)
 static void accept_conns(struct pool *p)
 {
 	for (;;) {
-		int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), one = 1;
+		int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct epoll_event e = { EPOLLIN, { 0 } };
 		struct conn *c;
 
@@ -803,7 +803,7 @@ static void accept_conns(struct pool *p)
 			close(fd);
 			continue;
 		}
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		fiber_net_tune(fd);
 		c->ev.kind = EV_CONN;
 		c->fd = fd;
 		c->deadline = core_clock_mono_ns() + AUTH_TIMEOUT_NS;
