@@ -185,3 +185,17 @@ SH
 	assert_failure 2
 	assert_output --partial "put '--' before the command"
 }
+
+@test "--bind: the master listens where it is told, IPv6 loopback included" {
+	python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2> /dev/null ||
+		skip "no IPv6 loopback here"
+	run --separate-stderr bash -c "seq 10 | fiberrun --pool --lines --bind '[::1]:0' -n 2 -- sh '$SQUARE'"
+	assert_success
+	[ "${#lines[@]}" -eq 10 ]
+	run --separate-stderr bash -c "seq 10 | fiberrun --pool --lines --bind 127.0.0.7:0 -n 2 -- sh '$SQUARE'"
+	assert_success
+	[ "${#lines[@]}" -eq 10 ]
+	run --separate-stderr bash -c "seq 10 | fiberrun --pool --lines --bind 'nonsense:x:y' -n 2 -- cat"
+	assert_failure 1
+	[[ $stderr == *"fiberrun: error: "* ]]
+}

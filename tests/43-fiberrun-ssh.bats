@@ -178,3 +178,13 @@ SH
 	python3 -c "import sys; f, l = $first, $last; sys.exit(0 if l > 2 * f else 1)" ||
 		fail "mean fitness went from $first to $last"
 }
+
+@test "--remote-fiberrun: the path used on the hosts; a wrong one is reported and no task is lost" {
+	run --separate-stderr bash -c "seq 6 | fiberrun --pool --lines -H hosts --ssh '$SSH' --remote-fiberrun '$RLKIT_BUILD/bin/fiberrun' -- sh '$TOP/share/examples/square-worker.sh'"
+	assert_success
+	[ "${#lines[@]}" -eq 6 ]
+	run --separate-stderr bash -c "seq 6 | fiberrun --pool --lines -H hosts --ssh '$SSH' --remote-fiberrun /no/such/fiberrun -- cat"
+	assert_failure 1
+	[ "$(grep -c '"status":"failed".*"error":"no workers left"' <<< "$output")" -eq 6 ]
+	[[ $stderr == *"exited with status 127 before connecting (is fiberrun installed there? see --remote-fiberrun)"* ]]
+}

@@ -852,15 +852,18 @@ static void reap(struct pool *p)
 		kid_del(p, pid);
 		for (i = 0; i < p->o->workers; i++) {
 			struct worker *w = &p->w[i];
-			char why[128];
+			char why[160];
 
 			if (w->proc.pid != pid)
 				continue;
 			w->proc.pid = 0;
 			/* A connected worker ends with its connection, which says more. */
 			if (w->state == W_STARTING) {
-				snprintf(why, sizeof(why), "exited with status %d before connecting",
-					 fiber_proc_status(st));
+				int status = fiber_proc_status(st);
+
+				snprintf(why, sizeof(why), "exited with status %d before connecting%s", status,
+					 status == 127 && p->o->backend->ops->remote ?
+					 " (is fiberrun installed there? see --remote-fiberrun)" : "");
 				worker_lost(p, w, why, 0);
 			}
 			if (w->state == W_GONE || w->state == W_IDLE)
