@@ -199,3 +199,33 @@ SH
 	assert_failure 1
 	[[ $stderr == *"fiberrun: error: "* ]]
 }
+
+@test "--max-line: a longer task is refused with its line; a longer result loses the worker" {
+	run --separate-stderr bash -c "printf '1\n%0100d\n' 0 | fiberrun --pool --lines --max-line 50 -n 1 -- cat"
+	assert_failure 1
+	[[ $stderr == *"'<stdin>': line 2: task longer than 50 bytes"* ]]
+	printf 'while read -r n; do printf "%%0200d\\n" 0; done\n' > long.sh
+	run --separate-stderr bash -c "echo 1 | fiberrun --pool --lines --max-line 50 -r 1 -n 1 -- sh long.sh"
+	assert_failure 1
+	assert_output --regexp '"status":"failed".*"error":"result line longer than 50 bytes"'
+}
+
+@test "--pool: a worker that writes a line with no task is lost; no task is lost" {
+	cat > chatty.sh <<'SH'
+while read -r n; do echo "$n"; [ "$n" = 1 ] && echo extra; done
+SH
+	run --separate-stderr bash -c "{ echo 1; sleep 1; echo 2; } | fiberrun --pool --lines -k --prefetch 1 -n 1 -- sh chatty.sh"
+	assert_success
+	[[ $stderr == *"worker 0 on "*" lost: worker wrote a line with no task: 'extra'"* ]]
+	assert_line --index 0 --regexp '^\{"id":1,"status":"ok","result":"1",'
+	assert_line --index 1 --regexp '^\{"id":2,"status":"ok","result":"2",'
+}
+
+@test "--pool: closed standard output: one error line, exit 1" {
+	run --separate-stderr bash -c "seq 100000 | fiberrun --pool --lines -n 2 -- sh '$SQUARE' | head -1"
+	assert_success
+	[ "${#lines[@]}" -eq 1 ]
+	run --separate-stderr bash -c "seq 100000 | fiberrun --pool --lines -n 2 -- sh '$SQUARE' | head -1; exit \${PIPESTATUS[1]}"
+	assert_failure 1
+	[ "$(grep -c 'fiberrun: error: writing output failed' <<< "$stderr")" -eq 1 ]
+}

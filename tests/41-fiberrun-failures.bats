@@ -165,3 +165,12 @@ SH
 	wait_gone "sh worker.sh" 5
 	wait_gone "fiberrun --worker" 5
 }
+
+@test "--resume --keep-order: the resumed output is in input order and complete" {
+	seq 50 > tasks
+	head -20 tasks | fiberrun --pool --lines -n 2 -j log.jsonl -- sh "$SQUARE" > /dev/null
+	run --separate-stderr bash -c "fiberrun --pool --lines -k -n 2 -j log.jsonl --resume -- sh '$SQUARE' < tasks"
+	assert_success
+	[ "$(echo "$output" | ids | tr '\n' ' ')" = "$(seq 50 | tr '\n' ' ')" ]
+	[ "$(wc -l < log.jsonl)" -eq 50 ]
+}

@@ -36,6 +36,7 @@ struct agent {
 	uint64_t *fifo;		/* tasks sent to the command, oldest first */
 	size_t fifo_head, fifo_n, fifo_cap;
 	int stopping;
+	int reported;		/* an EXIT frame told the master why we end */
 };
 
 /* Blocking: read one whole frame of at most `max` bytes. */
@@ -224,6 +225,7 @@ static int finish(struct agent *a, int status, char kind, const char *reason)
 	char body[512];
 	int n = snprintf(body, sizeof(body), "%c%s", kind, reason ? reason : "");
 
+	a->reported = 1;
 	fiber_frame_put(&a->sout, FIBER_EXIT, (uint64_t)status, body,
 			(size_t)(n < (int)sizeof(body) ? n : (int)sizeof(body) - 1));
 	send_all(a);
@@ -246,8 +248,12 @@ static int relay_results(struct agent *a, struct core_error *err)
 			return 0;
 		}
 		len = (size_t)(nl - start);
+		if (len > a->o->frame_max)
+			return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
+					      a->o->frame_max);
 		if (a->fifo_n == 0)
-			return core_error_set(err, -EPROTO, "worker wrote a line with no task: '%.40s'", start);
+			return core_error_set(err, -EPROTO, "worker wrote a line with no task: '%.*s'",
+					      (int)(len < 40 ? len : 40), start);
 		if (fiber_frame_put(&a->sout, FIBER_RESULT, a->fifo[a->fifo_head], start, len) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
 		a->fifo_head = (a->fifo_head + 1) % a->fifo_cap;
@@ -403,6 +409,8 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	ret = relay(&a, err);
 	/* relay returns the status for an orderly end, or a negative code. */
 	status = ret >= 0 ? ret : 1;
+	if (a.reported)
+		core_error_clear(err);	/* the master reports it, once */
 out:
 	if (a.child > 0)
 		end_child(&a, SIGKILL);

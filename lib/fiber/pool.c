@@ -493,8 +493,9 @@ static int conn_flush(struct pool *p, struct conn *c)
 
 static int start_worker(struct pool *p, struct worker *w)
 {
-	char token[32], *env[7] = { NULL };
-	char *argv_fixed[] = { p->o->backend->self, "--worker", "--" };
+	char token[32], *env[7] = { NULL }, maxline[32];
+	char *argv_fixed[] = { p->o->backend->self, "--worker", "--max-line", maxline, "--" };
+	size_t nfixed = sizeof(argv_fixed) / sizeof(argv_fixed[0]);
 	struct fiber_launch l = { 0 };
 	char **argv;
 	size_t n = 0, i, k = 0;
@@ -502,7 +503,8 @@ static int start_worker(struct pool *p, struct worker *w)
 
 	while (p->o->argv[n])
 		n++;
-	argv = calloc(n + 4, sizeof(*argv));
+	snprintf(maxline, sizeof(maxline), "%zu", p->o->frame_max);
+	argv = calloc(n + nfixed + 1, sizeof(*argv));
 	if (fiber_random_bytes(&w->token, sizeof(w->token)) < 0)
 		w->token = (uint64_t)core_clock_mono_ns() ^ ((uint64_t)w->index << 32);
 	snprintf(token, sizeof(token), "%" PRIu64, w->token);
@@ -517,10 +519,10 @@ static int start_worker(struct pool *p, struct worker *w)
 			goto out;
 	if (!argv)
 		goto out;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < nfixed; i++)
 		argv[i] = argv_fixed[i];
 	for (i = 0; i < n; i++)
-		argv[3 + i] = p->o->argv[i];
+		argv[nfixed + i] = p->o->argv[i];
 	l.host = w->slot_host;
 	l.argv = argv;
 	l.env = (const char *const *)env;
