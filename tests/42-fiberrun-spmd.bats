@@ -106,3 +106,38 @@ SH
 	run fiberrun -b sbatch -- true
 	assert_failure 2
 }
+
+@test "--stdin-env: the environment comes from standard input; its end stops the command" {
+	run --separate-stderr bash -c "printf 'FOO=bar baz\nFIBERRUN_RANK=3\n\n' | fiberrun --stdin-env -- sh -c 'echo \"\$FOO/\$FIBERRUN_RANK\"'"
+	assert_success
+	assert_output "bar baz/3"
+	start=$SECONDS
+	run bash -c "{ printf 'A=1\n\n'; sleep 1; } | fiberrun --stdin-env -- sleep 33"
+	assert_failure 143
+	[ $((SECONDS - start)) -lt 15 ]
+	wait_gone "^sleep 33" 5
+	run --separate-stderr bash -c "printf 'no equals sign\n\n' | fiberrun --stdin-env -- true"
+	assert_failure 1
+	[[ $stderr == *"fiberrun: error: bad environment line from standard input"* ]]
+}
+
+@test "--worker: without the secret or the master's address, a usage error" {
+	run --separate-stderr env -u FIBERRUN_SECRET FIBERRUN_MASTER=127.0.0.1:1 fiberrun --worker -- cat
+	assert_failure 2
+	[[ $stderr == *"--worker needs the run's secret in FIBERRUN_SECRET"* ]]
+	run --separate-stderr env -u FIBERRUN_MASTER fiberrun --worker -- cat
+	assert_failure 2
+	run --separate-stderr env FIBERRUN_SECRET=0123456789abcdef0123 fiberrun --worker --master 127.0.0.1:1 -- cat
+	assert_failure 1
+	[[ $stderr == *"cannot connect to '127.0.0.1:1'"* ]]
+}
+
+@test "--quiet: no warnings about lost workers or failed tasks" {
+	printf 'while read -r n; do [ "$n" = 2 ] && exit 1; echo "$n"; done\n' > w.sh
+	run --separate-stderr bash -c "seq 3 | fiberrun --pool --lines -q -r 1 -n 1 -- sh w.sh"
+	assert_failure 1
+	[ -z "$stderr" ]
+	run --separate-stderr bash -c "seq 3 | fiberrun --pool --lines -r 1 -n 1 -- sh w.sh"
+	assert_failure 1
+	[[ $stderr == *"lost"* ]]
+}
