@@ -93,10 +93,9 @@ static int handshake(struct agent *a, uint64_t *number, struct core_error *err)
 		ret = read_frame(a, FIBER_AUTH_FRAME_MAX, &f);
 	if (ret < 0)
 		return core_error_errno(err, -ret, "handshake with '%s'", a->o->master);
-	if (f.type != FIBER_CHALLENGE || f.len != FIBER_NONCE_LEN + FIBER_SHA256_LEN)
+	if (f.type != FIBER_CHALLENGE)
 		return core_error_set(err, -EPROTO, "handshake with '%s': unexpected frame", a->o->master);
-	fiber_auth_master_proof(a->o->secret, nonce_w, (const uint8_t *)f.body, proof);
-	if (!fiber_digest_equal(proof, (const uint8_t *)f.body + FIBER_NONCE_LEN, sizeof(proof)))
+	if (!fiber_auth_master_ok(a->o->secret, nonce_w, f.body, f.len))
 		return core_error_set(err, -EACCES, "'%s' does not know the secret of this run", a->o->master);
 	fiber_auth_worker_proof(a->o->secret, (const uint8_t *)f.body, nonce_w, a->o->token, proof);
 	if (a->o->host)

@@ -674,8 +674,7 @@ static int worker_frames(struct pool *p, struct worker *w)
 static void conn_handshake(struct pool *p, struct conn *c)
 {
 	struct fiber_frame f;
-	uint8_t proof[FIBER_SHA256_LEN];
-	char body[FIBER_NONCE_LEN + FIBER_SHA256_LEN];
+	char body[FIBER_CHALLENGE_LEN];
 	long i;
 	int ret = 0;
 
@@ -683,24 +682,19 @@ static void conn_handshake(struct pool *p, struct conn *c)
 		if (c->stage == 0 && f.type == FIBER_HELLO && f.len == FIBER_NONCE_LEN) {
 			c->token = f.seq;
 			memcpy(c->nonce_w, f.body, FIBER_NONCE_LEN);
-			if (fiber_random_bytes(c->nonce_m, FIBER_NONCE_LEN) < 0)
+			if (fiber_auth_challenge(p->secret, c->nonce_w, c->nonce_m, body) < 0)
 				break;
-			fiber_auth_master_proof(p->secret, c->nonce_w, c->nonce_m, proof);
-			memcpy(body, c->nonce_m, FIBER_NONCE_LEN);
-			memcpy(body + FIBER_NONCE_LEN, proof, sizeof(proof));
 			fiber_frame_put(&c->out, FIBER_CHALLENGE, 0, body, sizeof(body));
 			c->stage = 1;
 			if (conn_flush(p, c) < 0)
 				break;
 			continue;
 		}
-		if (c->stage == 1 && f.type == FIBER_AUTH && f.len >= FIBER_SHA256_LEN) {
+		if (c->stage == 1 && f.type == FIBER_AUTH &&
+		    fiber_auth_worker_ok(p->secret, c->nonce_m, c->nonce_w, c->token, f.body, f.len)) {
 			struct worker *w = NULL;
 			size_t hl = f.len - FIBER_SHA256_LEN, k;
 
-			fiber_auth_worker_proof(p->secret, c->nonce_m, c->nonce_w, c->token, proof);
-			if (!fiber_digest_equal(proof, (const uint8_t *)f.body, sizeof(proof)))
-				break;
 			for (i = 0; i < p->o->workers; i++)
 				if (p->w[i].token == c->token)
 					w = &p->w[i];

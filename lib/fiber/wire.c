@@ -176,3 +176,41 @@ void fiber_auth_worker_proof(const char *secret, const uint8_t *nonce_m,
 	put_be(tok, token, 8);
 	fiber_hmac_sha256(secret, strlen(secret), 4, parts, lens, out);
 }
+
+int fiber_auth_challenge(const char *secret, const uint8_t *nonce_w,
+			 uint8_t nonce_m[FIBER_NONCE_LEN],
+			 char body[FIBER_CHALLENGE_LEN])
+{
+	uint8_t proof[FIBER_SHA256_LEN];
+	int ret = fiber_random_bytes(nonce_m, FIBER_NONCE_LEN);
+
+	if (ret < 0)
+		return ret;
+	fiber_auth_master_proof(secret, nonce_w, nonce_m, proof);
+	memcpy(body, nonce_m, FIBER_NONCE_LEN);
+	memcpy(body + FIBER_NONCE_LEN, proof, sizeof(proof));
+	return 0;
+}
+
+int fiber_auth_master_ok(const char *secret, const uint8_t *nonce_w,
+			 const char *body, size_t len)
+{
+	uint8_t proof[FIBER_SHA256_LEN];
+
+	if (len != FIBER_CHALLENGE_LEN)
+		return 0;
+	fiber_auth_master_proof(secret, nonce_w, (const uint8_t *)body, proof);
+	return fiber_digest_equal(proof, (const uint8_t *)body + FIBER_NONCE_LEN, sizeof(proof));
+}
+
+int fiber_auth_worker_ok(const char *secret, const uint8_t *nonce_m,
+			 const uint8_t *nonce_w, uint64_t token,
+			 const char *body, size_t len)
+{
+	uint8_t proof[FIBER_SHA256_LEN];
+
+	if (len < FIBER_SHA256_LEN)
+		return 0;
+	fiber_auth_worker_proof(secret, nonce_m, nonce_w, token, proof);
+	return fiber_digest_equal(proof, (const uint8_t *)body, sizeof(proof));
+}

@@ -95,4 +95,23 @@ void fiber_auth_worker_proof(const char *secret, const uint8_t *nonce_m,
 			     const uint8_t *nonce_w, uint64_t token,
 			     uint8_t out[FIBER_SHA256_LEN]);
 
+/*
+ * The handshake steps, as pure functions (the event loops do the I/O).
+ * fiber_auth_challenge: the master answers a HELLO's nonce: a fresh
+ * nonce_m and the CHALLENGE body (nonce_m then the master's proof).
+ * fiber_auth_master_ok: the agent checks a CHALLENGE body: 1 when the
+ * master knows the secret.  fiber_auth_worker_ok: the master checks an
+ * AUTH body: 1 when it proves the secret for these nonces and token.
+ */
+#define FIBER_CHALLENGE_LEN (FIBER_NONCE_LEN + FIBER_SHA256_LEN)
+
+int fiber_auth_challenge(const char *secret, const uint8_t *nonce_w,
+			 uint8_t nonce_m[FIBER_NONCE_LEN],
+			 char body[FIBER_CHALLENGE_LEN]);
+int fiber_auth_master_ok(const char *secret, const uint8_t *nonce_w,
+			 const char *body, size_t len);
+int fiber_auth_worker_ok(const char *secret, const uint8_t *nonce_m,
+			 const uint8_t *nonce_w, uint64_t token,
+			 const char *body, size_t len);
+
 #endif

@@ -103,6 +103,33 @@ static void test_secret_and_auth(void)
 	TEST_OK(!fiber_digest_equal(p1, p2, 32), "master and worker proofs differ");
 }
 
+static void test_handshake(void)
+{
+	const char *secret = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+	uint8_t nw[FIBER_NONCE_LEN] = { 9 }, nm[FIBER_NONCE_LEN], nm2[FIBER_NONCE_LEN];
+	uint8_t proof[FIBER_SHA256_LEN];
+	char ch[FIBER_CHALLENGE_LEN], ch2[FIBER_CHALLENGE_LEN], auth[FIBER_SHA256_LEN + 4];
+
+	TEST_EQ_LONG(fiber_auth_challenge(secret, nw, nm, ch), 0, "challenge made");
+	TEST_OK(memcmp(ch, nm, FIBER_NONCE_LEN) == 0, "challenge starts with the master's nonce");
+	fiber_auth_challenge(secret, nw, nm2, ch2);
+	TEST_OK(memcmp(nm, nm2, FIBER_NONCE_LEN) != 0, "a fresh nonce per challenge");
+	TEST_OK(fiber_auth_master_ok(secret, nw, ch, sizeof(ch)), "agent accepts the master's proof");
+	TEST_OK(!fiber_auth_master_ok("another secret", nw, ch, sizeof(ch)), "agent refuses a master without the secret");
+	TEST_OK(!fiber_auth_master_ok(secret, nw, ch, sizeof(ch) - 1), "agent refuses a short challenge");
+	nw[0] ^= 1;
+	TEST_OK(!fiber_auth_master_ok(secret, nw, ch, sizeof(ch)), "a replayed challenge for another nonce is refused");
+	nw[0] ^= 1;
+	fiber_auth_worker_proof(secret, nm, nw, 42, proof);
+	memcpy(auth, proof, sizeof(proof));
+	memcpy(auth + sizeof(proof), "host", 4);
+	TEST_OK(fiber_auth_worker_ok(secret, nm, nw, 42, auth, sizeof(auth)), "master accepts the worker's proof");
+	TEST_OK(!fiber_auth_worker_ok(secret, nm, nw, 43, auth, sizeof(auth)), "master refuses it for another token");
+	TEST_OK(!fiber_auth_worker_ok(secret, nm2, nw, 42, auth, sizeof(auth)), "master refuses it for another challenge");
+	TEST_OK(!fiber_auth_worker_ok("x", nm, nw, 42, auth, sizeof(auth)), "master refuses it under another secret");
+	TEST_OK(!fiber_auth_worker_ok(secret, nm, nw, 42, auth, 31), "master refuses a short proof");
+}
+
 static void test_frames(void)
 {
 	struct fiber_buf b = FIBER_BUF_INIT;
@@ -308,6 +335,7 @@ int main(void)
 	test_sha256();
 	test_hmac();
 	test_secret_and_auth();
+	test_handshake();
 	test_frames();
 	test_hosts();
 	test_ids();
