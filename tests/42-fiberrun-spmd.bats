@@ -108,7 +108,8 @@ SH
 }
 
 @test "--stdin-env: the environment comes from standard input; its end stops the command" {
-	run --separate-stderr bash -c "printf 'FOO=bar baz\nFIBERRUN_RANK=3\n\n' | fiberrun --stdin-env -- sh -c 'echo \"\$FOO/\$FIBERRUN_RANK\"'"
+	# (the input stays open while the command runs: its end means "stop")
+	run --separate-stderr bash -c "{ printf 'FOO=bar baz\nFIBERRUN_RANK=3\n\n'; sleep 2; } | fiberrun --stdin-env -- sh -c 'echo \"\$FOO/\$FIBERRUN_RANK\"'"
 	assert_success
 	assert_output "bar baz/3"
 	start=$SECONDS

@@ -24,6 +24,7 @@
 #include "fiber/net.h"
 #include "fiber/proc.h"
 #include "fiber/task.h"
+#include "fiber/taskq.h"
 #include "fiber/wire.h"
 
 #define AUTH_TIMEOUT_NS (10 * 1000000000LL)
@@ -35,22 +36,12 @@
 #define STARTS_PER_TURN 16
 
 enum { EV_LISTEN = 1, EV_INPUT, EV_SIGNAL, EV_CONN };
-enum { T_QUEUED, T_RUNNING, T_DONE };
 enum { W_IDLE, W_STARTING, W_READY, W_STOPPING, W_GONE };
 
 struct ev {
 	int kind;
 };
 
-struct task {
-	uint64_t seq;
-	json_t *id;
-	char *line;
-	size_t len;
-	long attempts;
-	int state;
-	char *record;
-};
 
 struct worker;
 
@@ -101,12 +92,7 @@ struct pool {
 	struct fiber_buf inbuf;
 	long lineno;
 	int in_eof, in_ready, in_poll;
-	/* tasks: window [base, next) by input order */
-	struct task **win;
-	size_t wcap;
-	uint64_t base, next;
-	uint64_t *ready;
-	size_t rhead, rn, rcap;
+	struct fiber_taskq q;
 	uint64_t *done;
 	size_t ndone, done_cap;
 	struct fiber_idmap seen, logged;
@@ -140,76 +126,10 @@ static int fail(struct pool *p, int code)
 	return code;
 }
 
-static struct task *task_at(struct pool *p, uint64_t seq)
-{
-	return p->win[seq & (p->wcap - 1)];
-}
-
-static int win_put(struct pool *p, struct task *t)
-{
-	if (p->next - p->base >= p->wcap) {
-		size_t cap = p->wcap ? 2 * p->wcap : 1024;
-		struct task **v = calloc(cap, sizeof(*v));
-		uint64_t s;
-
-		if (!v)
-			return -ENOMEM;
-		for (s = p->base; s < p->next; s++)
-			v[s & (cap - 1)] = task_at(p, s);
-		free(p->win);
-		p->win = v;
-		p->wcap = cap;
-	}
-	p->win[t->seq & (p->wcap - 1)] = t;
-	return 0;
-}
-
-static int ready_push(struct pool *p, uint64_t seq, int front)
-{
-	if (p->rn == p->rcap) {
-		size_t cap = p->rcap ? 2 * p->rcap : 1024, i;
-		uint64_t *v = malloc(cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (i = 0; i < p->rn; i++)
-			v[i] = p->ready[(p->rhead + i) % p->rcap];
-		free(p->ready);
-		p->ready = v;
-		p->rcap = cap;
-		p->rhead = 0;
-	}
-	if (front) {
-		p->rhead = (p->rhead + p->rcap - 1) % p->rcap;
-		p->ready[p->rhead] = seq;
-	} else {
-		p->ready[(p->rhead + p->rn) % p->rcap] = seq;
-	}
-	p->rn++;
-	return 0;
-}
-
-static uint64_t ready_pop(struct pool *p)
-{
-	uint64_t seq = p->ready[p->rhead];
-
-	p->rhead = (p->rhead + 1) % p->rcap;
-	p->rn--;
-	return seq;
-}
-
-static void task_free(struct task *t)
-{
-	json_decref(t->id);
-	free(t->line);
-	free(t->record);
-	free(t);
-}
-
 /* Mark t done (its record is set) and queue it for output. */
-static int task_done(struct pool *p, struct task *t)
+static int task_done(struct pool *p, struct fiber_task *t)
 {
-	t->state = T_DONE;
+	t->state = FIBER_TASK_DONE;
 	free(t->line);
 	t->line = NULL;
 	if (p->o->keep_order)
@@ -231,7 +151,7 @@ static int task_done(struct pool *p, struct task *t)
  * The one way a task ends.  `result` is consumed; `w` may be NULL;
  * `start_ns` is when the last attempt began (0: none).
  */
-static void task_finish(struct pool *p, struct task *t, const char *status,
+static void task_finish(struct pool *p, struct fiber_task *t, const char *status,
 			json_t *result, const char *error, struct worker *w,
 			int64_t start_ns)
 {
@@ -274,25 +194,19 @@ static int emit(struct pool *p)
 	if (ret < 0)
 		return fail(p, ret);
 	if (p->o->keep_order) {
-		while (p->base < p->next && task_at(p, p->base)->state == T_DONE) {
-			struct task *t = task_at(p, p->base);
+		struct fiber_task *t;
 
+		while (p->q.base < p->q.next && (t = fiber_taskq_at(&p->q, p->q.base)) &&
+		       t->state == FIBER_TASK_DONE) {
 			fprintf(out, "%s\n", t->record);
-			task_free(t);
-			p->win[p->base & (p->wcap - 1)] = NULL;
-			p->base++;
+			fiber_taskq_drop(&p->q, t->seq);
 		}
 	} else {
 		for (i = 0; i < p->ndone; i++) {
-			struct task *t = task_at(p, p->done[i]);
-
-			fprintf(out, "%s\n", t->record);
-			task_free(t);
-			p->win[p->done[i] & (p->wcap - 1)] = NULL;
+			fprintf(out, "%s\n", fiber_taskq_at(&p->q, p->done[i])->record);
+			fiber_taskq_drop(&p->q, p->done[i]);
 		}
 		p->ndone = 0;
-		while (p->base < p->next && !task_at(p, p->base))
-			p->base++;
 	}
 	if (fflush(out) != 0 || ferror(out))
 		return fail(p, core_error_errno(p->err, errno ? errno : EIO, "writing output failed"));
@@ -304,7 +218,7 @@ static int take_line(struct pool *p, char *line, size_t len)
 {
 	struct fiber_idmap_entry *e;
 	json_t *v = NULL, *id = NULL;
-	struct task *t;
+	struct fiber_task *t;
 	char *key = NULL;
 	int ret;
 
@@ -345,15 +259,12 @@ static int take_line(struct pool *p, char *line, size_t len)
 		return fail(p, ret);
 	}
 	t = calloc(1, sizeof(*t));
-	if (t)
-		t->seq = p->next;
-	if (!t || win_put(p, t) < 0) {
+	if (!t || fiber_taskq_add(&p->q, t) < 0) {
 		free(t);
 		free(key);
 		json_decref(id);
 		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 	}
-	p->next++;
 	t->id = id;
 	p->st->tasks++;
 	e = fiber_idmap_find(&p->logged, key);
@@ -378,7 +289,7 @@ static int take_line(struct pool *p, char *line, size_t len)
 	memcpy(t->line, line, len);
 	t->line[len] = '\0';
 	t->len = len;
-	return ready_push(p, t->seq, 0) < 0 ? fail(p, core_error_set(p->err, -ENOMEM, "out of memory")) : 0;
+	return fiber_taskq_push(&p->q, t->seq, 0) < 0 ? fail(p, core_error_set(p->err, -ENOMEM, "out of memory")) : 0;
 }
 
 /* Read what input is there and take its whole lines. */
@@ -427,7 +338,7 @@ static int want_input(const struct pool *p)
 	if (limit < 65536)
 		limit = 65536;
 	return !p->in_eof && !p->stopping && !p->draining && p->in_ready &&
-	       (size_t)(p->next - p->base) < limit;
+	       (size_t)(p->q.next - p->q.base) < limit;
 }
 
 static void kid_add(struct pool *p, pid_t pid)
@@ -571,19 +482,19 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 	stop_proc(p, w, SIGTERM);
 	w->state = W_IDLE;
 	for (i = w->fifo_n; i-- > 0;) {
-		struct task *t = task_at(p, w->fifo[(w->fifo_head + i) % (size_t)p->o->prefetch]);
+		struct fiber_task *t = fiber_taskq_at(&p->q, w->fifo[(w->fifo_head + i) % (size_t)p->o->prefetch]);
 
-		t->state = T_QUEUED;
+		t->state = FIBER_TASK_QUEUED;
 		if (i > 0) {
 			t->attempts--;
-			ready_push(p, t->seq, 1);
+			fiber_taskq_push(&p->q, t->seq, 1);
 		} else if (t->attempts >= p->o->retries) {
 			char msg[300];
 
 			snprintf(msg, sizeof(msg), "%s", why);
 			task_finish(p, t, timed_out ? "timeout" : "failed", NULL, msg, w, w->head_start_ns);
 		} else {
-			ready_push(p, t->seq, 1);
+			fiber_taskq_push(&p->q, t->seq, 1);
 		}
 	}
 	w->fifo_n = 0;
@@ -621,7 +532,7 @@ static int worker_frames(struct pool *p, struct worker *w)
 
 	while (w->c == c && (ret = fiber_frame_next(&c->in, p->o->frame_max + 16, &f)) > 0) {
 		if (f.type == FIBER_RESULT) {
-			struct task *t;
+			struct fiber_task *t;
 			json_t *res = NULL;
 			int64_t now = core_clock_mono_ns();
 
@@ -629,7 +540,7 @@ static int worker_frames(struct pool *p, struct worker *w)
 				worker_lost(p, w, "result for a task it does not have", 0);
 				return 0;
 			}
-			t = task_at(p, f.seq);
+			t = fiber_taskq_at(&p->q, f.seq);
 			w->fifo_head = (w->fifo_head + 1) % (size_t)p->o->prefetch;
 			w->fifo_n--;
 			w->fails = 0;
@@ -819,11 +730,11 @@ static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 	struct conn *c = w->c;
 	int sent = 0;
 
-	while (w->state == W_READY && (long)w->fifo_n < upto && p->rn > keep) {
-		struct task *t = task_at(p, ready_pop(p));
+	while (w->state == W_READY && (long)w->fifo_n < upto && p->q.rn > keep) {
+		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
 		if (fiber_frame_put(&c->out, FIBER_TASK, t->seq, t->line, t->len) < 0) {
-			ready_push(p, t->seq, 1);
+			fiber_taskq_push(&p->q, t->seq, 1);
 			fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 			return;
 		}
@@ -831,7 +742,7 @@ static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 			w->head_start_ns = core_clock_mono_ns();
 		w->fifo[(w->fifo_head + w->fifo_n++) % (size_t)p->o->prefetch] = t->seq;
 		t->attempts++;
-		t->state = T_RUNNING;
+		t->state = FIBER_TASK_RUNNING;
 		sent = 1;
 	}
 	if (sent && conn_flush(p, c) < 0)
@@ -967,8 +878,8 @@ static void tick(struct pool *p)
 /* No worker left: every task still waiting fails. */
 static void fail_waiting(struct pool *p)
 {
-	while (p->rn > 0) {
-		struct task *t = task_at(p, ready_pop(p));
+	while (p->q.rn > 0) {
+		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
 		task_finish(p, t, "failed", NULL, "no workers left", NULL, 0);
 	}
@@ -1088,7 +999,6 @@ static int setup(struct pool *p)
 static void teardown(struct pool *p)
 {
 	int64_t deadline = core_clock_mono_ns() + STOP_GRACE_NS;
-	struct task *t;
 	long i;
 
 	p->stopping = 1;
@@ -1121,12 +1031,8 @@ static void teardown(struct pool *p)
 	}
 	while (p->pending)
 		conn_close(p, p->pending);
-	for (; p->base < p->next; p->base++)
-		if ((t = task_at(p, p->base)))
-			task_free(t);
+	fiber_taskq_release(&p->q);
 	free(p->w);
-	free(p->win);
-	free(p->ready);
 	free(p->done);
 	free(p->kids);
 	fiber_buf_release(&p->inbuf);
@@ -1181,7 +1087,7 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 		emit(&p);
 		if (p.stopping)
 			break;
-		if (p.in_eof && p.base == p.next && !p.draining) {
+		if (p.in_eof && p.q.base == p.q.next && !p.draining) {
 			p.draining = 1;
 			stop_workers(&p);
 		}
