@@ -11,6 +11,7 @@
 #include "fiber/hosts.h"
 #include "fiber/joblog.h"
 #include "fiber/task.h"
+#include "fiber/taskq.h"
 #include "fiber/wire.h"
 #include "test.h"
 
@@ -286,6 +287,43 @@ static void test_ids(void)
 	fiber_idmap_release(&m);
 }
 
+static void test_taskq(void)
+{
+	struct fiber_taskq q = FIBER_TASKQ_INIT;
+	uint64_t s;
+	int ok = 1, i;
+
+	for (i = 0; i < 3000; i++) {
+		struct fiber_task *t = calloc(1, sizeof(*t));
+
+		ok &= fiber_taskq_add(&q, t) == 0 && t->seq == (uint64_t)i;
+		ok &= fiber_taskq_push(&q, t->seq, 0) == 0;
+	}
+	TEST_OK(ok, "3000 tasks numbered in order through window growth");
+	TEST_EQ_LONG(fiber_taskq_size(&q), 3000, "window holds them");
+	TEST_EQ_LONG(fiber_taskq_pop(&q), 0, "first in, first out");
+	TEST_EQ_LONG(fiber_taskq_pop(&q), 1, "then the next");
+	fiber_taskq_push(&q, 0, 1);
+	TEST_EQ_LONG(fiber_taskq_pop(&q), 0, "a retry goes to the front");
+	TEST_EQ_LONG(fiber_taskq_pop(&q), 2, "and the rest follow");
+	fiber_taskq_drop(&q, 1);
+	TEST_EQ_LONG(q.base, 0, "dropping a later task keeps base");
+	fiber_taskq_drop(&q, 0);
+	TEST_EQ_LONG(q.base, 2, "dropping the first moves base past both");
+	TEST_OK(fiber_taskq_at(&q, 2) && fiber_taskq_at(&q, 2)->seq == 2, "task 2 still there");
+	for (s = 2; s < 2000; s++)
+		fiber_taskq_drop(&q, s);
+	TEST_EQ_LONG(fiber_taskq_size(&q), 1000, "1000 left after dropping");
+	for (i = 0; i < 500; i++) {
+		struct fiber_task *t = calloc(1, sizeof(*t));
+
+		fiber_taskq_add(&q, t);
+	}
+	TEST_EQ_LONG(fiber_taskq_at(&q, 3499)->seq, 3499, "window reused after wrapping");
+	fiber_taskq_release(&q);
+	TEST_OK(q.win == NULL && q.wcap == 0, "released");
+}
+
 static void test_joblog(void)
 {
 	struct fiber_joblog j = FIBER_JOBLOG_INIT;
@@ -339,6 +377,7 @@ int main(void)
 	test_frames();
 	test_hosts();
 	test_ids();
+	test_taskq();
 	test_joblog();
 	return test_done();
 }
