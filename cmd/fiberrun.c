@@ -1,0 +1,295 @@
+/*
+ * fiberrun: launch workers locally and across hosts (SPMD mode), and farm
+ * tasks to them without losing any (pool mode).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/cli.h"
+#include "core/exitcode.h"
+#include "core/msg.h"
+#include "fiber/agent.h"
+#include "fiber/backend.h"
+#include "fiber/pool.h"
+#include "fiber/spmd.h"
+#include "fiber/watch.h"
+#include "fiber/wire.h"
+
+enum {
+	OPT_SSH = CORE_OPT_LONG_ONLY,
+	OPT_REMOTE,
+	OPT_HALT,
+	OPT_RESUME,
+	OPT_PREFETCH,
+	OPT_BIND,
+	OPT_WORKER,
+	OPT_STDIN_ENV,
+	OPT_MASTER,
+	OPT_MAX_LINE,
+};
+
+static const struct core_opt opts[] = {
+	{ "workers", 'n', "N", "number of ranks or workers (default: slots in the hosts file, else CPUs)", NULL },
+	{ "backend", 'b', "BACKEND", "where to start them (default: ssh with --hosts, else local)", "local|ssh|srun|sbatch" },
+	{ "hosts", 'H', "FILE", "hosts for the ssh backend, one host[:slots] per line", NULL },
+	{ "ssh", OPT_SSH, "COMMAND", "ssh command line to use (default: ssh)", NULL },
+	{ "remote-fiberrun", OPT_REMOTE, "PATH", "fiberrun on the hosts (default: this program's path)", NULL },
+	{ "tag", 't', NULL, "prefix each output line with the rank (SPMD)", NULL },
+	{ "halt", OPT_HALT, "POLICY", "on a rank's failure: stop the others (failure, default) or wait (never)", "failure|never" },
+	{ "pool", 'p', NULL, "pool mode: farm tasks from standard input to the workers", NULL },
+	{ "lines", 'l', NULL, "tasks are plain lines, not JSON Lines", NULL },
+	{ "keep-order", 'k', NULL, "write results in input order (default: completion order)", NULL },
+	{ "retries", 'r', "N", "attempts per task when workers are lost (default 3)", NULL },
+	{ "timeout", 'T', "SECONDS", "time limit per task attempt (default: none)", NULL },
+	{ "prefetch", OPT_PREFETCH, "N", "tasks in flight per worker (default 2)", NULL },
+	{ "joblog", 'j', "FILE", "journal of finished tasks, fsynced per batch", NULL },
+	{ "resume", OPT_RESUME, NULL, "skip the tasks already in the joblog, re-emit their results", NULL },
+	{ "bind", OPT_BIND, "ADDRESS", "address the master listens on (default 127.0.0.1:0)", NULL },
+	{ "max-line", OPT_MAX_LINE, "BYTES", "longest task or result line (default 16 MiB)", NULL },
+	{ "quiet", 'q', NULL, "do not warn about lost workers", NULL },
+	{ "worker", OPT_WORKER, NULL, "run as a worker agent (started by fiberrun itself)", NULL },
+	{ "master", OPT_MASTER, "ADDRESS", "master to connect to (--worker; default $FIBERRUN_MASTER)", NULL },
+	{ "stdin-env", OPT_STDIN_ENV, NULL, "read the environment from standard input, stop at its end (remote side)", NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+static const struct core_cli cli = {
+	.usage = "[-t] [-n N] [-b BACKEND] [-H FILE] -- COMMAND [ARG ...]\n"
+		 "--pool [-lk] [-n N] [-b BACKEND] [-j FILE] -- WORKER [ARG ...]\n"
+		 "--worker [--master ADDRESS] -- WORKER [ARG ...]\n"
+		 "--stdin-env -- COMMAND [ARG ...]",
+	.summary = "Launch workers locally and across hosts, and farm tasks to them without losing any.",
+	.footer = "Environment of SPMD ranks: FIBERRUN_RANK, FIBERRUN_SIZE, FIBERRUN_LOCAL_RANK,\n"
+		  "FIBERRUN_LOCAL_SIZE, FIBERRUN_HOST, FIBERRUN_MASTER_ADDR, FIBERRUN_MASTER_PORT.\n"
+		  "Pool workers read one task per line and write one result line per task\n"
+		  "(fiberrun-protocol(5)).\n",
+	.opts = opts,
+	.stop_at_nonopt = 1,
+};
+
+struct args {
+	long workers, retries, prefetch, max_line;
+	double timeout;
+	const char *backend, *hosts, *ssh, *remote, *joblog, *bind, *master;
+	int tag, halt_never, pool, lines, keep_order, resume, quiet, worker, stdin_env;
+};
+
+static int handle(int key, const char *arg, void *ctx)
+{
+	struct args *a = ctx;
+
+	switch (key) {
+	case 'n':
+		if (core_cli_parse_long(arg, 1, 100000, &a->workers) < 0)
+			core_cli_usage_error(&cli, "bad worker count '%s': want 1 to 100000", arg);
+		break;
+	case 'b':
+		if (!fiber_backend_find(arg))
+			core_cli_usage_error(&cli, "unknown backend '%s': want local, ssh, srun or sbatch", arg);
+		a->backend = arg;
+		break;
+	case 'H': a->hosts = arg; break;
+	case OPT_SSH: a->ssh = arg; break;
+	case OPT_REMOTE: a->remote = arg; break;
+	case 't': a->tag = 1; break;
+	case OPT_HALT:
+		if (strcmp(arg, "failure") != 0 && strcmp(arg, "never") != 0)
+			core_cli_usage_error(&cli, "bad halt policy '%s': want failure or never", arg);
+		a->halt_never = strcmp(arg, "never") == 0;
+		break;
+	case 'p': a->pool = 1; break;
+	case 'l': a->lines = 1; break;
+	case 'k': a->keep_order = 1; break;
+	case 'r':
+		if (core_cli_parse_long(arg, 1, 1000000, &a->retries) < 0)
+			core_cli_usage_error(&cli, "bad retry count '%s': want 1 to 1000000", arg);
+		break;
+	case 'T':
+		if (core_cli_parse_double(arg, 0.001, 1e9, &a->timeout) < 0)
+			core_cli_usage_error(&cli, "bad timeout '%s': want seconds above 0", arg);
+		break;
+	case OPT_PREFETCH:
+		if (core_cli_parse_long(arg, 1, 1024, &a->prefetch) < 0)
+			core_cli_usage_error(&cli, "bad prefetch '%s': want 1 to 1024", arg);
+		break;
+	case 'j': a->joblog = arg; break;
+	case OPT_RESUME: a->resume = 1; break;
+	case OPT_BIND: a->bind = arg; break;
+	case OPT_MAX_LINE:
+		if (core_cli_parse_long(arg, 16, 1L << 30, &a->max_line) < 0)
+			core_cli_usage_error(&cli, "bad line length '%s': want 16 to 1073741824", arg);
+		break;
+	case 'q': a->quiet = 1; break;
+	case OPT_WORKER: a->worker = 1; break;
+	case OPT_MASTER: a->master = arg; break;
+	case OPT_STDIN_ENV: a->stdin_env = 1; break;
+	default: return -1;
+	}
+	return 0;
+}
+
+static void warn_cb(void *ctx, const char *msg)
+{
+	core_msg_warning("%s", msg);
+}
+
+static int run_worker(const struct args *a, char **argv)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	struct fiber_agent_opts o = { 0 };
+	const char *token = getenv("FIBERRUN_WORKER_TOKEN");
+	char *secret = getenv("FIBERRUN_SECRET");
+	int status;
+
+	o.master = a->master ? a->master : getenv("FIBERRUN_MASTER");
+	if (!o.master)
+		core_msg_die(CORE_EXIT_USAGE, "--worker needs --master or FIBERRUN_MASTER");
+	if (!secret || strlen(secret) < 16)
+		core_msg_die(CORE_EXIT_USAGE, "--worker needs the run's secret in FIBERRUN_SECRET");
+	secret = strdup(secret);
+	unsetenv("FIBERRUN_SECRET");
+	o.secret = secret;
+	o.token = token ? strtoull(token, NULL, 10) : 0;
+	o.host = getenv("FIBERRUN_HOST");
+	o.argv = argv;
+	o.watch_fd = -1;
+	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
+	status = fiber_agent_run(&o, &err);
+	if (err.code)
+		core_msg_error("%s", err.msg);
+	free(secret);
+	return status;
+}
+
+static int run_stdin_env(char **argv)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	int ret = fiber_env_read(0, &err);
+
+	if (ret < 0)
+		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
+	ret = fiber_watch_run(argv, 0, &err);
+	if (ret < 0) {
+		core_msg_error("%s", err.msg);
+		return ret == -ENOENT ? CORE_EXIT_NOTFOUND : CORE_EXIT_NOEXEC;
+	}
+	return ret;
+}
+
+static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	struct fiber_pool_opts o = { 0 };
+	struct fiber_pool_stats st;
+	int ret;
+
+	o.workers = a->workers;
+	o.prefetch = a->prefetch ? a->prefetch : 2;
+	o.retries = a->retries ? a->retries : 3;
+	o.timeout_s = a->timeout;
+	o.keep_order = a->keep_order;
+	o.lines = a->lines;
+	o.joblog = a->joblog;
+	o.resume = a->resume;
+	o.argv = argv;
+	o.backend = b;
+	o.bind = a->bind;
+	o.in_fd = 0;
+	o.in_name = "<stdin>";
+	o.out = stdout;
+	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
+	o.warn = a->quiet ? NULL : warn_cb;
+	ret = fiber_pool_run(&o, &st, &err);
+	if (ret < 0) {
+		core_msg_error("%s", err.msg);
+		if (st.fatal_status)
+			return st.fatal_status;
+		return ret == -EEXIST ? CORE_EXIT_USAGE : CORE_EXIT_FAIL;
+	}
+	if (st.signal)
+		return 128 + st.signal;
+	if (st.failed > 0) {
+		if (!a->quiet)
+			core_msg_warning("%ld of %ld tasks failed", st.failed, st.tasks);
+		return CORE_EXIT_FAIL;
+	}
+	return CORE_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct fiber_backend b = FIBER_BACKEND_INIT;
+	struct core_error err = CORE_ERROR_INIT;
+	struct args a = { 0 };
+	const struct fiber_backend_ops *ops;
+	int first, status, modes;
+
+	core_msg_init(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	first = core_cli_parse(&cli, argc, argv, handle, &a);
+	if (first < argc && strcmp(argv[first - 1], "--") != 0)
+		core_cli_usage_error(&cli, "put '--' before the command");
+	if (first >= argc)
+		core_cli_usage_error(&cli, "no command given");
+	modes = a.pool + a.worker + a.stdin_env;
+	if (modes > 1)
+		core_cli_usage_error(&cli, "--pool, --worker and --stdin-env exclude each other");
+	if (a.stdin_env)
+		return run_stdin_env(argv + first);
+	if (a.worker)
+		return run_worker(&a, argv + first);
+	if (!a.pool && (a.lines || a.keep_order || a.retries || a.timeout > 0 || a.prefetch ||
+			a.joblog || a.resume))
+		core_cli_usage_error(&cli, "task options need --pool");
+	if (a.pool && (a.tag || a.halt_never))
+		core_cli_usage_error(&cli, "--tag and --halt are for SPMD mode, not --pool");
+	if (a.resume && !a.joblog)
+		core_cli_usage_error(&cli, "--resume needs --joblog");
+	ops = fiber_backend_find(a.backend ? a.backend : a.hosts ? "ssh" : "local");
+	if (ops->needs_hosts && !a.hosts)
+		core_cli_usage_error(&cli, "the %s backend needs --hosts FILE", ops->name);
+	if (a.hosts && !ops->needs_hosts)
+		core_cli_usage_error(&cli, "--hosts is for the ssh backend");
+	if (!a.pool && ops == &fiber_backend_sbatch)
+		core_cli_usage_error(&cli, "the sbatch backend starts pool workers only: add --pool");
+	if (fiber_backend_init(&b, ops, a.ssh, a.remote, &err) < 0)
+		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
+	if (a.hosts && fiber_hosts_load(&b.hosts, a.hosts, &err) < 0) {
+		fiber_backend_release(&b);
+		core_msg_die(err.code == -ENOENT ? CORE_EXIT_MISSING : CORE_EXIT_USAGE, "%s", err.msg);
+	}
+	if (!a.workers) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		a.workers = b.hosts.n ? fiber_hosts_slots(&b.hosts) : cpus > 0 ? cpus : 1;
+	}
+	if (a.pool) {
+		status = run_pool(&a, &b, argv + first);
+	} else {
+		struct fiber_spmd_opts o = { 0 };
+
+		o.ranks = a.workers;
+		o.argv = argv + first;
+		o.backend = &b;
+		o.tag = a.tag;
+		o.halt_on_failure = !a.halt_never;
+		o.out_fd = 1;
+		o.err_fd = 2;
+		status = fiber_spmd_run(&o, &err);
+		if (status < 0) {
+			core_msg_error("%s", err.msg);
+			status = status == -ENOENT ? CORE_EXIT_NOTFOUND :
+				 status == -EACCES || status == -ENOEXEC ? CORE_EXIT_NOEXEC : CORE_EXIT_FAIL;
+		}
+	}
+	fiber_backend_release(&b);
+	/* An output error already reported is not reported twice. */
+	if (status == 0 && core_msg_close_stream(stdout) != 0)
+		status = CORE_EXIT_FAIL;
+	return status;
+}

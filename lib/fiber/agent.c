@@ -1,0 +1,427 @@
+#include "fiber/agent.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "fiber/net.h"
+#include "fiber/proc.h"
+#include "fiber/wire.h"
+
+#define HANDSHAKE_MS 10000
+
+volatile sig_atomic_t fiber_agent_child_pgrp;
+
+/* SIGTERM, SIGINT, SIGHUP: take the command's process group along. */
+static void on_stop_signal(int sig)
+{
+	if (fiber_agent_child_pgrp > 0)
+		kill(-fiber_agent_child_pgrp, SIGKILL);
+	_exit(128 + sig);
+}
+
+struct agent {
+	const struct fiber_agent_opts *o;
+	int sock, cin, cout;
+	pid_t child;
+	struct fiber_buf sin, sout, to_child, from_child;
+	uint64_t *fifo;		/* tasks sent to the command, oldest first */
+	size_t fifo_head, fifo_n, fifo_cap;
+	int stopping;
+	int reported;		/* an EXIT frame told the master why we end */
+};
+
+/* Blocking: read one whole frame of at most `max` bytes. */
+static int read_frame(struct agent *a, size_t max, struct fiber_frame *f)
+{
+	int64_t deadline = core_clock_mono_ns() + (int64_t)HANDSHAKE_MS * 1000000;
+
+	for (;;) {
+		struct pollfd p = { a->sock, POLLIN, 0 };
+		int ret = fiber_frame_next(&a->sin, max, f), left;
+		ssize_t n;
+
+		if (ret != 0)
+			return ret;
+		left = (int)((deadline - core_clock_mono_ns()) / 1000000);
+		if (left <= 0 || poll(&p, 1, left) <= 0)
+			return -ETIMEDOUT;
+		n = fiber_buf_read_fd(&a->sin, a->sock, 4096);
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0 && n != -EAGAIN)
+			return (int)n;
+	}
+}
+
+static int send_all(struct agent *a)
+{
+	while (fiber_buf_pending(&a->sout) > 0) {
+		struct pollfd p = { a->sock, POLLOUT, 0 };
+		ssize_t n = fiber_buf_write_fd(&a->sout, a->sock);
+
+		if (n < 0)
+			return (int)n;
+		if (fiber_buf_pending(&a->sout) > 0 && poll(&p, 1, HANDSHAKE_MS) <= 0)
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+static int handshake(struct agent *a, uint64_t *number, struct core_error *err)
+{
+	uint8_t nonce_w[FIBER_NONCE_LEN], proof[FIBER_SHA256_LEN];
+	char body[FIBER_SHA256_LEN + 256], host[256] = "";
+	struct fiber_frame f;
+	size_t hlen;
+	int ret;
+
+	ret = fiber_random_bytes(nonce_w, sizeof(nonce_w));
+	if (ret < 0)
+		return core_error_errno(err, -ret, "cannot get random bytes");
+	fiber_frame_put(&a->sout, FIBER_HELLO, a->o->token, nonce_w, sizeof(nonce_w));
+	ret = send_all(a);
+	if (ret == 0)
+		ret = read_frame(a, FIBER_AUTH_FRAME_MAX, &f);
+	if (ret < 0)
+		return core_error_errno(err, -ret, "handshake with '%s'", a->o->master);
+	if (f.type != FIBER_CHALLENGE)
+		return core_error_set(err, -EPROTO, "handshake with '%s': unexpected frame", a->o->master);
+	if (!fiber_auth_master_ok(a->o->secret, nonce_w, f.body, f.len))
+		return core_error_set(err, -EACCES, "'%s' does not know the secret of this run", a->o->master);
+	fiber_auth_worker_proof(a->o->secret, (const uint8_t *)f.body, nonce_w, a->o->token, proof);
+	if (a->o->host)
+		snprintf(host, sizeof(host), "%s", a->o->host);
+	else
+		gethostname(host, sizeof(host) - 1);
+	hlen = strlen(host);
+	memcpy(body, proof, sizeof(proof));
+	memcpy(body + sizeof(proof), host, hlen);
+	fiber_frame_put(&a->sout, FIBER_AUTH, 0, body, sizeof(proof) + hlen);
+	ret = send_all(a);
+	if (ret == 0)
+		ret = read_frame(a, FIBER_AUTH_FRAME_MAX, &f);
+	if (ret == -ECONNRESET)
+		return core_error_set(err, -EACCES, "'%s' refused this worker", a->o->master);
+	if (ret < 0)
+		return core_error_errno(err, -ret, "handshake with '%s'", a->o->master);
+	if (f.type != FIBER_WELCOME)
+		return core_error_set(err, -EPROTO, "handshake with '%s': unexpected frame", a->o->master);
+	*number = f.seq;
+	return 0;
+}
+
+static int start_command(struct agent *a, uint64_t number, struct core_error *err)
+{
+	static const char *const unset[] = { "FIBERRUN_SECRET", "FIBERRUN_WORKER_TOKEN",
+					     "FIBERRUN_MASTER", NULL };
+	struct fiber_spawn sp = FIBER_SPAWN_INIT;
+	char num[32], *set[3] = { NULL, NULL, NULL };
+	char host[256] = "";
+	int in[2], out[2], ret;
+
+	snprintf(num, sizeof(num), "%" PRIu64, number);
+	if (a->o->host)
+		snprintf(host, sizeof(host), "%s", a->o->host);
+	else
+		gethostname(host, sizeof(host) - 1);
+	set[0] = fiber_env_pair("FIBERRUN_WORKER", num);
+	set[1] = fiber_env_pair("FIBERRUN_HOST", host);
+	if (!set[0] || !set[1]) {
+		ret = core_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((ret = fiber_pipe(in)) < 0 || (ret = fiber_pipe(out)) < 0) {
+		ret = core_error_errno(err, -ret, "cannot create a pipe");
+		goto out;
+	}
+	sp.argv = a->o->argv;
+	sp.env_set = (const char *const *)set;
+	sp.env_unset = unset;
+	sp.in_fd = in[0];
+	sp.out_fd = out[1];
+	sp.pdeathsig = SIGKILL;
+	sp.new_pgrp = 1;
+	ret = fiber_proc_spawn(&sp, &a->child, err);
+	if (ret == 0)
+		fiber_agent_child_pgrp = a->child;
+	close(in[0]);
+	close(out[1]);
+	if (ret < 0) {
+		close(in[1]);
+		close(out[0]);
+		goto out;
+	}
+	a->cin = in[1];
+	a->cout = out[0];
+	fiber_fd_nonblock(a->cin, 1);
+	fiber_fd_nonblock(a->cout, 1);
+out:
+	free(set[0]);
+	free(set[1]);
+	return ret;
+}
+
+static int fifo_push(struct agent *a, uint64_t seq)
+{
+	if (a->fifo_n == a->fifo_cap) {
+		size_t cap = a->fifo_cap ? 2 * a->fifo_cap : 16, i;
+		uint64_t *v = malloc(cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (i = 0; i < a->fifo_n; i++)
+			v[i] = a->fifo[(a->fifo_head + i) % a->fifo_cap];
+		free(a->fifo);
+		a->fifo = v;
+		a->fifo_cap = cap;
+		a->fifo_head = 0;
+	}
+	a->fifo[(a->fifo_head + a->fifo_n++) % a->fifo_cap] = seq;
+	return 0;
+}
+
+/* Kill the command: TERM, then KILL after a grace period.  Its status. */
+static int end_child(struct agent *a, int sig)
+{
+	int st = 0, i;
+
+	if (a->child <= 0)
+		return 0;
+	if (sig)
+		kill(-a->child, sig);
+	for (i = 0; i < 300; i++) {
+		pid_t p = waitpid(a->child, &st, WNOHANG);
+
+		if (p == a->child)
+			break;
+		if (i == 200)
+			kill(-a->child, SIGKILL);
+		core_clock_sleep_ns(10000000);
+	}
+	if (i == 300) {
+		kill(-a->child, SIGKILL);
+		waitpid(a->child, &st, 0);
+	}
+	/* What the command left behind in its group goes too. */
+	kill(-a->child, SIGKILL);
+	fiber_agent_child_pgrp = 0;
+	a->child = 0;
+	return fiber_proc_status(st);
+}
+
+/* Send EXIT (best effort) and end. */
+static int finish(struct agent *a, int status, char kind, const char *reason)
+{
+	char body[512];
+	int n = snprintf(body, sizeof(body), "%c%s", kind, reason ? reason : "");
+
+	a->reported = 1;
+	fiber_frame_put(&a->sout, FIBER_EXIT, (uint64_t)status, body,
+			(size_t)(n < (int)sizeof(body) ? n : (int)sizeof(body) - 1));
+	send_all(a);
+	shutdown(a->sock, SHUT_WR);
+	return status;
+}
+
+/* Lines from the command: one RESULT frame each. */
+static int relay_results(struct agent *a, struct core_error *err)
+{
+	for (;;) {
+		char *start = a->from_child.data + a->from_child.off;
+		char *nl = memchr(start, '\n', fiber_buf_pending(&a->from_child));
+		size_t len;
+
+		if (!nl) {
+			if (fiber_buf_pending(&a->from_child) > a->o->frame_max)
+				return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
+						      a->o->frame_max);
+			return 0;
+		}
+		len = (size_t)(nl - start);
+		if (len > a->o->frame_max)
+			return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
+					      a->o->frame_max);
+		if (a->fifo_n == 0)
+			return core_error_set(err, -EPROTO, "worker wrote a line with no task: '%.*s'",
+					      (int)(len < 40 ? len : 40), start);
+		if (fiber_frame_put(&a->sout, FIBER_RESULT, a->fifo[a->fifo_head], start, len) < 0)
+			return core_error_set(err, -ENOMEM, "out of memory");
+		a->fifo_head = (a->fifo_head + 1) % a->fifo_cap;
+		a->fifo_n--;
+		fiber_buf_consume(&a->from_child, len + 1);
+	}
+}
+
+/* Frames from the master. */
+static int take_frames(struct agent *a, struct core_error *err)
+{
+	struct fiber_frame f;
+	int ret;
+
+	while ((ret = fiber_frame_next(&a->sin, a->o->frame_max + 16, &f)) > 0) {
+		if (f.type == FIBER_STOP) {
+			a->stopping = 1;
+		} else if (f.type == FIBER_TASK && !a->stopping) {
+			if (memchr(f.body, '\n', f.len))
+				return core_error_set(err, -EPROTO, "task with a newline");
+			if (fiber_buf_append(&a->to_child, f.body, f.len) < 0 ||
+			    fiber_buf_append(&a->to_child, "\n", 1) < 0 || fifo_push(a, f.seq) < 0)
+				return core_error_set(err, -ENOMEM, "out of memory");
+		} else {
+			return core_error_set(err, -EPROTO, "unexpected frame type %d", f.type);
+		}
+	}
+	return ret < 0 ? core_error_set(err, ret, "bad frame from the master") : 0;
+}
+
+static int relay(struct agent *a, struct core_error *err)
+{
+	/* Tasks may have come with the WELCOME frame. */
+	if (take_frames(a, err) < 0) {
+		end_child(a, SIGKILL);
+		return finish(a, 1, 'N', err->msg), -EPROTO;
+	}
+	for (;;) {
+		struct pollfd p[4];
+		int np = 0, ret, isock, icout, icin = -1, iwatch = -1;
+		ssize_t n;
+
+		if (a->stopping && a->cin >= 0 && fiber_buf_pending(&a->to_child) == 0) {
+			close(a->cin);
+			a->cin = -1;
+		}
+		isock = np;
+		p[np++] = (struct pollfd){ a->sock, POLLIN | (fiber_buf_pending(&a->sout) ? POLLOUT : 0), 0 };
+		icout = np;
+		p[np++] = (struct pollfd){ a->cout, POLLIN, 0 };
+		if (a->cin >= 0 && fiber_buf_pending(&a->to_child)) {
+			icin = np;
+			p[np++] = (struct pollfd){ a->cin, POLLOUT, 0 };
+		}
+		if (a->o->watch_fd >= 0) {
+			iwatch = np;
+			p[np++] = (struct pollfd){ a->o->watch_fd, POLLIN, 0 };
+		}
+		if (poll(p, (nfds_t)np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return core_error_errno(err, errno, "poll");
+		}
+		if (iwatch >= 0 && p[iwatch].revents) {
+			char c;
+
+			n = read(a->o->watch_fd, &c, 1);
+			if (n <= 0 && !(n < 0 && errno == EINTR)) {
+				end_child(a, SIGTERM);
+				return core_error_set(err, -ECONNRESET, "the master went away");
+			}
+		}
+		if (p[isock].revents & POLLOUT) {
+			n = fiber_buf_write_fd(&a->sout, a->sock);
+			if (n < 0) {
+				end_child(a, SIGTERM);
+				return core_error_errno(err, (int)-n, "connection to the master");
+			}
+		}
+		if (p[isock].revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = fiber_buf_read_fd(&a->sin, a->sock, 65536);
+			if (n == 0 || (n < 0 && n != -EAGAIN)) {
+				end_child(a, SIGTERM);
+				return core_error_set(err, -ECONNRESET, "the master went away");
+			}
+			ret = take_frames(a, err);
+			if (ret < 0) {
+				end_child(a, SIGKILL);
+				return finish(a, 1, 'N', err->msg), ret;
+			}
+		}
+		if (icin >= 0 && p[icin].revents) {
+			n = fiber_buf_write_fd(&a->to_child, a->cin);
+			if (n < 0) {	/* the command closed its input: it will exit */
+				close(a->cin);
+				a->cin = -1;
+				a->to_child.off = a->to_child.len = 0;
+			}
+		}
+		if (p[icout].revents) {
+			n = fiber_buf_read_fd(&a->from_child, a->cout, 65536);
+			if (n > 0 || n == -EAGAIN) {
+				ret = relay_results(a, err);
+				if (ret < 0) {
+					end_child(a, SIGKILL);
+					return finish(a, 1, 'N', err->msg), ret;
+				}
+			} else {
+				int status = end_child(a, 0);
+				char why[128];
+
+				if (a->stopping)
+					return finish(a, status, 'N', "");
+				snprintf(why, sizeof(why), "worker exited with status %d", status);
+				return finish(a, status ? status : 1, 'N', why), 1;
+			}
+		}
+		if (fiber_buf_pending(&a->sout) > 0) {
+			n = fiber_buf_write_fd(&a->sout, a->sock);
+			if (n < 0) {
+				end_child(a, SIGTERM);
+				return core_error_errno(err, (int)-n, "connection to the master");
+			}
+		}
+	}
+}
+
+int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
+{
+	struct agent a = { 0 };
+	uint64_t number = 0;
+	int ret, status = 1;
+
+	a.o = o;
+	a.cin = a.cout = -1;
+	signal(SIGTERM, on_stop_signal);
+	signal(SIGINT, on_stop_signal);
+	signal(SIGHUP, on_stop_signal);
+	a.sock = fiber_net_connect(o->master, HANDSHAKE_MS, err);
+	if (a.sock < 0)
+		return 1;
+	ret = handshake(&a, &number, err);
+	if (ret < 0)
+		goto out;
+	ret = start_command(&a, number, err);
+	if (ret < 0) {
+		status = ret == -ENOENT ? 127 : 126;
+		finish(&a, status, 'F', err->msg);
+		core_error_clear(err);	/* the master reports it, once */
+		goto out;
+	}
+	fiber_fd_nonblock(a.sock, 1);
+	ret = relay(&a, err);
+	/* relay returns the status for an orderly end, or a negative code. */
+	status = ret >= 0 ? ret : 1;
+	if (a.reported)
+		core_error_clear(err);	/* the master reports it, once */
+out:
+	if (a.child > 0)
+		end_child(&a, SIGKILL);
+	if (a.cin >= 0)
+		close(a.cin);
+	if (a.cout >= 0)
+		close(a.cout);
+	close(a.sock);
+	fiber_buf_release(&a.sin);
+	fiber_buf_release(&a.sout);
+	fiber_buf_release(&a.to_child);
+	fiber_buf_release(&a.from_child);
+	free(a.fifo);
+	return status;
+}

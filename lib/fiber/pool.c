@@ -1,0 +1,1120 @@
+#include "fiber/pool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "fiber/joblog.h"
+#include "fiber/net.h"
+#include "fiber/proc.h"
+#include "fiber/task.h"
+#include "fiber/taskq.h"
+#include "fiber/wire.h"
+
+#define AUTH_TIMEOUT_NS (10 * 1000000000LL)
+#define START_TIMEOUT_NS (120 * 1000000000LL)
+#define STOP_GRACE_NS (5 * 1000000000LL)
+#define SLOT_MAX_FAILS 5
+#define TICK_MS 100
+/* Starts per turn of the loop, so that handshakes are served meanwhile. */
+#define STARTS_PER_TURN 16
+
+enum { EV_LISTEN = 1, EV_INPUT, EV_SIGNAL, EV_CONN };
+enum { W_IDLE, W_STARTING, W_READY, W_STOPPING, W_GONE };
+
+struct ev {
+	int kind;
+};
+
+
+struct worker;
+
+struct conn {
+	struct ev ev;
+	int fd;
+	int stage;		/* 0 wants HELLO, 1 wants AUTH, 2 attached */
+	int watching_out;
+	uint64_t token;
+	uint8_t nonce_w[FIBER_NONCE_LEN], nonce_m[FIBER_NONCE_LEN];
+	int64_t deadline;
+	struct fiber_buf in, out;
+	struct worker *w;
+	struct conn *next, *prev;	/* unattached connections */
+};
+
+struct worker {
+	long index;
+	int state;
+	uint64_t token;
+	struct fiber_proc proc;
+	struct conn *c;
+	const char *slot_host;		/* from the hosts file, or NULL */
+	char host[256];
+	uint64_t *fifo;
+	size_t fifo_head, fifo_n;
+	int64_t head_start_ns, since_ns, retry_ns;
+	int fails;
+	char exit_kind;
+	int exit_status;
+	char reason[256];
+};
+
+struct pool {
+	const struct fiber_pool_opts *o;
+	struct fiber_pool_stats *st;
+	struct core_error *err;
+	int ep, lfd, sfd;
+	struct ev ev_listen, ev_input, ev_signal;
+	char addr[320], secret[FIBER_SECRET_HEX_LEN + 1], size[32];
+	struct worker *w;
+	long live_slots;
+	struct conn *pending;
+	long npending;
+	pid_t *kids;
+	size_t nkids, kids_cap;
+	/* input */
+	struct fiber_buf inbuf;
+	long lineno;
+	int in_eof, in_ready, in_poll;
+	struct fiber_taskq q;
+	uint64_t *done;
+	size_t ndone, done_cap;
+	struct fiber_idmap seen, logged;
+	struct fiber_joblog jl;
+	int stopping, draining, failed;
+	int backlog;		/* workers still waiting to be started */
+	int64_t stop_ns;
+};
+
+static void warn(struct pool *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void warn(struct pool *p, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!p->o->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	p->o->warn(p->o->warn_ctx, buf);
+}
+
+/* A fatal error: keep the first message, stop everything. */
+static int fail(struct pool *p, int code)
+{
+	if (!p->failed)
+		p->failed = code;
+	p->stopping = 1;
+	return code;
+}
+
+/* Mark t done (its record is set) and queue it for output. */
+static int task_done(struct pool *p, struct fiber_task *t)
+{
+	t->state = FIBER_TASK_DONE;
+	free(t->line);
+	t->line = NULL;
+	if (p->o->keep_order)
+		return 0;
+	if (p->ndone == p->done_cap) {
+		size_t cap = p->done_cap ? 2 * p->done_cap : 256;
+		uint64_t *v = realloc(p->done, cap * sizeof(*v));
+
+		if (!v)
+			return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
+		p->done = v;
+		p->done_cap = cap;
+	}
+	p->done[p->ndone++] = t->seq;
+	return 0;
+}
+
+/*
+ * The one way a task ends.  `result` is consumed; `w` may be NULL;
+ * `start_ns` is when the last attempt began (0: none).
+ */
+static void task_finish(struct pool *p, struct fiber_task *t, const char *status,
+			json_t *result, const char *error, struct worker *w,
+			int64_t start_ns)
+{
+	json_t *rec = json_object();
+	double dur = start_ns ? (double)(core_clock_mono_ns() - start_ns) / 1e9 : 0.0;
+	size_t len;
+
+	json_object_set(rec, "id", t->id);
+	json_object_set_new(rec, "status", json_string(status));
+	json_object_set_new(rec, "result", result ? result : json_null());
+	if (error)
+		json_object_set_new(rec, "error", json_string(error));
+	json_object_set_new(rec, "worker", w ? json_integer(w->index) : json_null());
+	json_object_set_new(rec, "host", w && w->host[0] ? json_string(w->host) : json_null());
+	json_object_set_new(rec, "attempts", json_integer(t->attempts));
+	json_object_set_new(rec, "duration", json_real((double)(long long)(dur * 1e6 + 0.5) / 1e6));
+	t->record = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+	json_decref(rec);
+	if (!t->record) {
+		fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
+		return;
+	}
+	len = strlen(t->record);
+	if (p->jl.fd >= 0 && fiber_joblog_add(&p->jl, t->record, len) < 0)
+		fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
+	if (strcmp(status, "ok") == 0)
+		p->st->ok++;
+	else
+		p->st->failed++;
+	task_done(p, t);
+}
+
+/* Joblog first, then the output: what the user saw is in the journal. */
+static int emit(struct pool *p)
+{
+	FILE *out = p->o->out;
+	size_t i;
+	int ret = fiber_joblog_commit(&p->jl, p->err);
+
+	if (ret < 0)
+		return fail(p, ret);
+	if (p->o->keep_order) {
+		struct fiber_task *t;
+
+		while (p->q.base < p->q.next && (t = fiber_taskq_at(&p->q, p->q.base)) &&
+		       t->state == FIBER_TASK_DONE) {
+			fprintf(out, "%s\n", t->record);
+			fiber_taskq_drop(&p->q, t->seq);
+		}
+	} else {
+		for (i = 0; i < p->ndone; i++) {
+			fprintf(out, "%s\n", fiber_taskq_at(&p->q, p->done[i])->record);
+			fiber_taskq_drop(&p->q, p->done[i]);
+		}
+		p->ndone = 0;
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return fail(p, core_error_errno(p->err, errno ? errno : EIO, "writing output failed"));
+	return 0;
+}
+
+/* One input line: a new task (or an old record with --resume). */
+static int take_line(struct pool *p, char *line, size_t len)
+{
+	struct fiber_idmap_entry *e;
+	json_t *v = NULL, *id = NULL;
+	struct fiber_task *t;
+	char *key = NULL;
+	int ret;
+
+	p->lineno++;
+	if (!p->o->lines) {
+		json_error_t jerr;
+		size_t i;
+
+		for (i = 0; i < len && strchr(" \t\r", line[i]); i++)
+			;
+		if (i == len)
+			return 0;
+		v = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
+		if (!v)
+		{
+			ret = core_error_set(p->err, -EINVAL, "'%s': line %ld: invalid JSON: %s",
+					     p->o->in_name, p->lineno, jerr.text);
+			p->err->line = p->lineno;
+			return fail(p, ret);
+		}
+	}
+	ret = fiber_task_id(v, p->lineno, &id, &key, p->err);
+	json_decref(v);
+	if (ret < 0) {
+		core_error_prefix(p->err, "'%s': line %ld: ", p->o->in_name, p->lineno);
+		return fail(p, ret);
+	}
+	ret = fiber_idmap_add(&p->seen, key, NULL);
+	if (ret <= 0) {
+		char *s = json_dumps(id, JSON_ENCODE_ANY);
+
+		ret = ret < 0 ? core_error_set(p->err, -ENOMEM, "out of memory") :
+			core_error_set(p->err, -EINVAL, "'%s': line %ld: task id %s appears twice",
+				       p->o->in_name, p->lineno, s ? s : "?");
+		free(s);
+		free(key);
+		json_decref(id);
+		return fail(p, ret);
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t || fiber_taskq_add(&p->q, t) < 0) {
+		free(t);
+		free(key);
+		json_decref(id);
+		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
+	}
+	t->id = id;
+	p->st->tasks++;
+	e = fiber_idmap_find(&p->logged, key);
+	free(key);
+	if (e && e->value) {
+		json_t *rec = json_loads(e->value, 0, NULL);
+		const char *status = json_string_value(json_object_get(rec, "status"));
+
+		if (status && strcmp(status, "ok") == 0)
+			p->st->ok++;
+		else
+			p->st->failed++;
+		json_decref(rec);
+		p->st->resumed++;
+		t->record = e->value;
+		e->value = NULL;
+		return task_done(p, t);
+	}
+	t->line = malloc(len + 1);
+	if (!t->line)
+		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
+	memcpy(t->line, line, len);
+	t->line[len] = '\0';
+	t->len = len;
+	return fiber_taskq_push(&p->q, t->seq, 0) < 0 ? fail(p, core_error_set(p->err, -ENOMEM, "out of memory")) : 0;
+}
+
+/* Read what input is there and take its whole lines. */
+static int read_input(struct pool *p)
+{
+	ssize_t n = fiber_buf_read_fd(&p->inbuf, p->o->in_fd, 1 << 16);
+	char *start, *nl;
+
+	p->in_ready = p->in_poll ? 0 : 1;
+	if (n == -EAGAIN)
+		return 0;
+	if (n < 0)
+		return fail(p, core_error_errno(p->err, (int)-n, "cannot read '%s'", p->o->in_name));
+	if (n == 0)
+		p->in_eof = 1;
+	while (!p->stopping && fiber_buf_pending(&p->inbuf) > 0) {
+		start = p->inbuf.data + p->inbuf.off;
+		nl = memchr(start, '\n', fiber_buf_pending(&p->inbuf));
+		if (!nl && !p->in_eof) {
+			if (fiber_buf_pending(&p->inbuf) > p->o->frame_max)
+				return fail(p, core_error_set(p->err, -EMSGSIZE,
+							      "'%s': line %ld: task longer than %zu bytes",
+							      p->o->in_name, p->lineno + 1, p->o->frame_max));
+			break;
+		}
+		if (!nl)
+			nl = p->inbuf.data + p->inbuf.len;
+		if ((size_t)(nl - start) > p->o->frame_max)
+			return fail(p, core_error_set(p->err, -EMSGSIZE,
+						      "'%s': line %ld: task longer than %zu bytes",
+						      p->o->in_name, p->lineno + 1, p->o->frame_max));
+		take_line(p, start, (size_t)(nl - start));
+		fiber_buf_consume(&p->inbuf, (size_t)(nl - start) + (nl < p->inbuf.data + p->inbuf.len));
+	}
+	if (p->in_eof && p->in_poll) {
+		epoll_ctl(p->ep, EPOLL_CTL_DEL, p->o->in_fd, NULL);
+		p->in_poll = 0;
+	}
+	return 0;
+}
+
+static int want_input(const struct pool *p)
+{
+	size_t limit = (size_t)(p->o->workers * p->o->prefetch * 4);
+
+	if (limit < 65536)
+		limit = 65536;
+	return !p->in_eof && !p->stopping && !p->draining && p->in_ready &&
+	       (size_t)(p->q.next - p->q.base) < limit;
+}
+
+static void kid_add(struct pool *p, pid_t pid)
+{
+	if (p->nkids == p->kids_cap) {
+		size_t cap = p->kids_cap ? 2 * p->kids_cap : 64;
+		pid_t *v = realloc(p->kids, cap * sizeof(*v));
+
+		if (!v)
+			return;	/* reaped by waitpid(-1) all the same */
+		p->kids = v;
+		p->kids_cap = cap;
+	}
+	p->kids[p->nkids++] = pid;
+}
+
+static void kid_del(struct pool *p, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nkids; i++)
+		if (p->kids[i] == pid) {
+			p->kids[i] = p->kids[--p->nkids];
+			return;
+		}
+}
+
+static void conn_close(struct pool *p, struct conn *c)
+{
+	if (c->stage < 2) {
+		if (c->prev)
+			c->prev->next = c->next;
+		else
+			p->pending = c->next;
+		if (c->next)
+			c->next->prev = c->prev;
+		p->npending--;
+	}
+	epoll_ctl(p->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	fiber_buf_release(&c->in);
+	fiber_buf_release(&c->out);
+	if (c->w)
+		c->w->c = NULL;
+	free(c);
+}
+
+static int conn_flush(struct pool *p, struct conn *c)
+{
+	ssize_t n = fiber_buf_write_fd(&c->out, c->fd);
+	int want = fiber_buf_pending(&c->out) > 0;
+
+	if (n < 0)
+		return (int)n;
+	if (want != c->watching_out) {
+		struct epoll_event e = { EPOLLIN | (want ? EPOLLOUT : 0), { .ptr = &c->ev } };
+
+		epoll_ctl(p->ep, EPOLL_CTL_MOD, c->fd, &e);
+		c->watching_out = want;
+	}
+	return 0;
+}
+
+static int start_worker(struct pool *p, struct worker *w)
+{
+	char token[32], *env[7] = { NULL }, maxline[32];
+	char *argv_fixed[] = { p->o->backend->self, "--worker", "--max-line", maxline, "--" };
+	size_t nfixed = sizeof(argv_fixed) / sizeof(argv_fixed[0]);
+	struct fiber_launch l = { 0 };
+	char **argv;
+	size_t n = 0, i, k = 0;
+	int ret = -ENOMEM;
+
+	while (p->o->argv[n])
+		n++;
+	snprintf(maxline, sizeof(maxline), "%zu", p->o->frame_max);
+	argv = calloc(n + nfixed + 1, sizeof(*argv));
+	if (fiber_random_bytes(&w->token, sizeof(w->token)) < 0)
+		w->token = (uint64_t)core_clock_mono_ns() ^ ((uint64_t)w->index << 32);
+	snprintf(token, sizeof(token), "%" PRIu64, w->token);
+	env[k++] = fiber_env_pair("FIBERRUN_MASTER", p->addr);
+	env[k++] = fiber_env_pair("FIBERRUN_SECRET", p->secret);
+	env[k++] = fiber_env_pair("FIBERRUN_WORKER_TOKEN", token);
+	env[k++] = fiber_env_pair("FIBERRUN_SIZE", p->size);
+	if (w->slot_host)
+		env[k++] = fiber_env_pair("FIBERRUN_HOST", w->slot_host);
+	for (i = 0; i < k; i++)
+		if (!env[i])
+			goto out;
+	if (!argv)
+		goto out;
+	for (i = 0; i < nfixed; i++)
+		argv[i] = argv_fixed[i];
+	for (i = 0; i < n; i++)
+		argv[nfixed + i] = p->o->argv[i];
+	l.host = w->slot_host;
+	l.argv = argv;
+	l.env = (const char *const *)env;
+	l.out_fd = l.err_fd = -1;
+	ret = p->o->backend->ops->spawn(p->o->backend, &l, &w->proc, p->err);
+	if (ret == 0) {
+		if (w->proc.pid > 0)
+			kid_add(p, w->proc.pid);
+		w->state = W_STARTING;
+		w->since_ns = core_clock_mono_ns();
+		w->exit_kind = 0;
+		w->reason[0] = '\0';
+		w->host[0] = '\0';
+		p->st->workers_started++;
+	}
+out:
+	for (i = 0; i < k; i++)
+		free(env[i]);
+	free(argv);
+	return ret;
+}
+
+static void stop_proc(struct pool *p, struct worker *w, int sig)
+{
+	p->o->backend->ops->stop(p->o->backend, &w->proc, sig);
+	if (w->proc.pid <= 0) {
+		fiber_proc_release(&w->proc);
+	}
+}
+
+/*
+ * A worker is gone (`why`).  Its tasks go back to the queue (or fail), and
+ * it is replaced unless the run is ending.  `timed_out`: its running task
+ * took too long, which is the task's fault, not the worker's.
+ */
+static void worker_lost(struct pool *p, struct worker *w, const char *why, int timed_out)
+{
+	size_t i;
+	int was = w->state;
+
+	if (was != W_STARTING && was != W_READY && was != W_STOPPING)
+		return;
+	if (w->c)
+		conn_close(p, w->c);
+	/* SIGTERM: the agent takes its command's process group along. */
+	stop_proc(p, w, SIGTERM);
+	w->state = W_IDLE;
+	for (i = w->fifo_n; i-- > 0;) {
+		struct fiber_task *t = fiber_taskq_at(&p->q, w->fifo[(w->fifo_head + i) % (size_t)p->o->prefetch]);
+
+		t->state = FIBER_TASK_QUEUED;
+		if (i > 0) {
+			t->attempts--;
+			fiber_taskq_push(&p->q, t->seq, 1);
+		} else if (t->attempts >= p->o->retries) {
+			char msg[300];
+
+			snprintf(msg, sizeof(msg), "%s", why);
+			task_finish(p, t, timed_out ? "timeout" : "failed", NULL, msg, w, w->head_start_ns);
+		} else {
+			fiber_taskq_push(&p->q, t->seq, 1);
+		}
+	}
+	w->fifo_n = 0;
+	if (w->exit_kind == 'F') {
+		/* The worker command cannot run at all: no use going on. */
+		p->st->fatal_status = w->exit_status;
+		core_error_set(p->err, -ENOEXEC, "%s", w->reason);
+		fail(p, -ENOEXEC);
+		w->state = W_GONE;
+		return;
+	}
+	if (was == W_STOPPING || p->stopping || p->draining) {
+		w->state = W_GONE;
+		return;
+	}
+	p->st->workers_lost++;
+	warn(p, "worker %ld%s%s lost: %s", w->index, w->host[0] ? " on " : "", w->host, why);
+	if (!timed_out)
+		w->fails++;
+	if (w->fails >= SLOT_MAX_FAILS) {
+		warn(p, "worker %ld given up after %d failures in a row", w->index, w->fails);
+		w->state = W_GONE;
+		p->live_slots--;
+		return;
+	}
+	w->retry_ns = core_clock_mono_ns() + (w->fails > 1 ? (int64_t)w->fails * 100000000 : 0);
+}
+
+/* Frames from an authenticated worker. */
+static int worker_frames(struct pool *p, struct worker *w)
+{
+	struct conn *c = w->c;
+	struct fiber_frame f;
+	int ret = 0;
+
+	while (w->c == c && (ret = fiber_frame_next(&c->in, p->o->frame_max + 16, &f)) > 0) {
+		if (f.type == FIBER_RESULT) {
+			struct fiber_task *t;
+			json_t *res = NULL;
+			int64_t now = core_clock_mono_ns();
+
+			if (w->fifo_n == 0 || w->fifo[w->fifo_head] != f.seq) {
+				worker_lost(p, w, "result for a task it does not have", 0);
+				return 0;
+			}
+			t = fiber_taskq_at(&p->q, f.seq);
+			w->fifo_head = (w->fifo_head + 1) % (size_t)p->o->prefetch;
+			w->fifo_n--;
+			w->fails = 0;
+			if (f.len > 0 && f.body[0] == '!') {
+				char msg[1024];
+
+				snprintf(msg, sizeof(msg), "%.*s", (int)(f.len - 1 < 1000 ? f.len - 1 : 1000), f.body + 1);
+				task_finish(p, t, "error", NULL, msg, w, w->head_start_ns);
+			} else {
+				if (!p->o->lines)
+					res = json_loadb(f.body, f.len, JSON_DECODE_ANY, NULL);
+				if (!res)
+					res = json_stringn(f.body, f.len);
+				if (!res) {	/* not UTF-8: keep it readable */
+					char *s = malloc(f.len + 1);
+					size_t i;
+
+					for (i = 0; s && i < f.len; i++)
+						s[i] = (unsigned char)f.body[i] < 0x80 ? f.body[i] : '?';
+					res = s ? json_stringn(s, f.len) : NULL;
+					free(s);
+				}
+				task_finish(p, t, "ok", res, NULL, w, w->head_start_ns);
+			}
+			w->head_start_ns = now;
+		} else if (f.type == FIBER_EXIT) {
+			w->exit_kind = f.len > 0 ? f.body[0] : 'N';
+			w->exit_status = (int)f.seq;
+			snprintf(w->reason, sizeof(w->reason), "%.*s",
+				 (int)(f.len > 1 ? (f.len - 1 < 250 ? f.len - 1 : 250) : 0), f.body + 1);
+		} else {
+			worker_lost(p, w, "sent an unexpected frame", 0);
+			return 0;
+		}
+	}
+	if (w->c == c && ret < 0)
+		worker_lost(p, w, "sent a bad frame", 0);
+	return 0;
+}
+
+/* Handshake frames from a connection not yet authenticated. */
+static void conn_handshake(struct pool *p, struct conn *c)
+{
+	struct fiber_frame f;
+	char body[FIBER_CHALLENGE_LEN];
+	long i;
+	int ret = 0;
+
+	while (c->stage < 2 && (ret = fiber_frame_next(&c->in, FIBER_AUTH_FRAME_MAX, &f)) > 0) {
+		if (c->stage == 0 && f.type == FIBER_HELLO && f.len == FIBER_NONCE_LEN) {
+			c->token = f.seq;
+			memcpy(c->nonce_w, f.body, FIBER_NONCE_LEN);
+			if (fiber_auth_challenge(p->secret, c->nonce_w, c->nonce_m, body) < 0)
+				break;
+			fiber_frame_put(&c->out, FIBER_CHALLENGE, 0, body, sizeof(body));
+			c->stage = 1;
+			if (conn_flush(p, c) < 0)
+				break;
+			continue;
+		}
+		if (c->stage == 1 && f.type == FIBER_AUTH &&
+		    fiber_auth_worker_ok(p->secret, c->nonce_m, c->nonce_w, c->token, f.body, f.len)) {
+			struct worker *w = NULL;
+			size_t hl = f.len - FIBER_SHA256_LEN, k;
+
+			for (i = 0; i < p->o->workers; i++)
+				if (p->w[i].token == c->token)
+					w = &p->w[i];
+			if (w && w->state == W_GONE) {
+				/* A worker stopped while it was connecting: the run is ending. */
+				conn_close(p, c);
+				return;
+			}
+			if (!w || w->state != W_STARTING || w->c)
+				break;
+			if (hl > sizeof(w->host) - 1)
+				hl = sizeof(w->host) - 1;
+			for (k = 0; k < hl; k++) {
+				char ch = f.body[FIBER_SHA256_LEN + k];
+
+				w->host[k] = ch > ' ' && ch < 127 ? ch : '?';
+			}
+			w->host[hl] = '\0';
+			/* Off the unauthenticated list, onto the worker. */
+			if (c->prev)
+				c->prev->next = c->next;
+			else
+				p->pending = c->next;
+			if (c->next)
+				c->next->prev = c->prev;
+			p->npending--;
+			c->stage = 2;
+			c->w = w;
+			w->c = c;
+			w->state = W_READY;
+			w->fifo_n = 0;
+			fiber_frame_put(&c->out, FIBER_WELCOME, (uint64_t)w->index, NULL, 0);
+			if (conn_flush(p, c) < 0)
+				worker_lost(p, w, "connection failed", 0);
+			else if (fiber_buf_pending(&c->in) > 0)
+				worker_frames(p, w);
+			return;
+		}
+		break;
+	}
+	if (c->stage < 2 && ret != 0) {
+		p->st->rejected++;
+		warn(p, "rejected a connection that failed authentication");
+		conn_close(p, c);
+	}
+}
+
+static void conn_event(struct pool *p, struct conn *c, uint32_t events)
+{
+	struct worker *w = c->w;
+	ssize_t n = 0;
+
+	if (events & EPOLLOUT) {
+		if (conn_flush(p, c) < 0) {
+			if (w)
+				worker_lost(p, w, "connection failed", 0);
+			else
+				conn_close(p, c);
+			return;
+		}
+	}
+	if (!(events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+		return;
+	n = fiber_buf_read_fd(&c->in, c->fd, c->stage < 2 ? FIBER_AUTH_FRAME_MAX : 1 << 16);
+	if (n == -EAGAIN)
+		return;
+	if (n > 0) {
+		if (c->stage < 2)
+			conn_handshake(p, c);
+		else
+			worker_frames(p, w);
+		return;
+	}
+	if (!w) {
+		conn_close(p, c);
+		return;
+	}
+	/* End of the connection: take what is still buffered first. */
+	worker_frames(p, w);
+	if (w->c == c) {
+		char why[300];
+
+		if (w->reason[0])
+			snprintf(why, sizeof(why), "%s", w->reason);
+		else
+			snprintf(why, sizeof(why), "connection closed");
+		worker_lost(p, w, why, 0);
+	}
+}
+
+static void accept_conns(struct pool *p)
+{
+	for (;;) {
+		int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct epoll_event e = { EPOLLIN, { 0 } };
+		struct conn *c;
+
+		if (fd < 0)
+			return;
+		if (p->npending >= 2 * p->o->workers + 64 || p->stopping ||
+		    !(c = calloc(1, sizeof(*c)))) {
+			close(fd);
+			continue;
+		}
+		fiber_net_tune(fd);
+		c->ev.kind = EV_CONN;
+		c->fd = fd;
+		c->deadline = core_clock_mono_ns() + AUTH_TIMEOUT_NS;
+		c->next = p->pending;
+		if (c->next)
+			c->next->prev = c;
+		p->pending = c;
+		p->npending++;
+		e.data.ptr = &c->ev;
+		epoll_ctl(p->ep, EPOLL_CTL_ADD, fd, &e);
+	}
+}
+
+/* Send tasks to w until it holds `upto` or only `keep` are left waiting. */
+static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
+{
+	struct conn *c = w->c;
+	int sent = 0;
+
+	while (w->state == W_READY && (long)w->fifo_n < upto && p->q.rn > keep) {
+		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
+
+		if (fiber_frame_put(&c->out, FIBER_TASK, t->seq, t->line, t->len) < 0) {
+			fiber_taskq_push(&p->q, t->seq, 1);
+			fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
+			return;
+		}
+		if (w->fifo_n == 0)
+			w->head_start_ns = core_clock_mono_ns();
+		w->fifo[(w->fifo_head + w->fifo_n++) % (size_t)p->o->prefetch] = t->seq;
+		t->attempts++;
+		t->state = FIBER_TASK_RUNNING;
+		sent = 1;
+	}
+	if (sent && conn_flush(p, c) < 0)
+		worker_lost(p, w, "connection failed", 0);
+}
+
+static void reap(struct pool *p)
+{
+	int st;
+	pid_t pid;
+	long i;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		kid_del(p, pid);
+		for (i = 0; i < p->o->workers; i++) {
+			struct worker *w = &p->w[i];
+			char why[160];
+
+			if (w->proc.pid != pid)
+				continue;
+			w->proc.pid = 0;
+			/* A connected worker ends with its connection, which says more. */
+			if (w->state == W_STARTING) {
+				int status = fiber_proc_status(st);
+
+				snprintf(why, sizeof(why), "exited with status %d before connecting%s", status,
+					 status == 127 && p->o->backend->ops->remote ?
+					 " (is fiberrun installed there? see --remote-fiberrun)" : "");
+				worker_lost(p, w, why, 0);
+			}
+			if (w->state == W_GONE || w->state == W_IDLE)
+				fiber_proc_release(&w->proc);
+		}
+	}
+}
+
+/* Stop every worker: politely when draining, at once when stopping. */
+static void stop_workers(struct pool *p)
+{
+	long i;
+
+	for (i = 0; i < p->o->workers; i++) {
+		struct worker *w = &p->w[i];
+
+		if (p->stopping && (w->state == W_READY || w->state == W_STOPPING ||
+				    w->state == W_STARTING)) {
+			/* Tasks in flight are not finished: they are run again on resume. */
+			w->fifo_n = 0;
+			if (w->c)
+				conn_close(p, w->c);
+			stop_proc(p, w, SIGTERM);
+			w->state = W_GONE;
+		} else if (w->state == W_READY) {
+			fiber_frame_put(&w->c->out, FIBER_STOP, 0, NULL, 0);
+			w->state = W_STOPPING;
+			w->since_ns = core_clock_mono_ns();
+			if (conn_flush(p, w->c) < 0)
+				worker_lost(p, w, "connection failed", 0);
+		} else if (w->state == W_STARTING) {
+			stop_proc(p, w, SIGTERM);
+			w->state = W_GONE;
+		} else if (w->state == W_IDLE) {
+			w->state = W_GONE;
+		}
+	}
+}
+
+static void on_signal(struct pool *p)
+{
+	struct signalfd_siginfo si;
+
+	while (read(p->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			reap(p);
+		} else if (!p->stopping) {
+			p->st->signal = (int)si.ssi_signo;
+			p->stopping = 1;
+			stop_workers(p);
+		}
+	}
+}
+
+/* Deadlines: handshakes, starts, tasks, polite stops, restarts. */
+static void tick(struct pool *p)
+{
+	long starts = 0;
+	int64_t now = core_clock_mono_ns();
+	int64_t timeout = (int64_t)(p->o->timeout_s * 1e9);
+	struct conn *c, *next;
+	long i;
+
+	for (c = p->pending; c; c = next) {
+		next = c->next;
+		if (now > c->deadline) {
+			p->st->rejected++;
+			warn(p, "closed a connection that did not authenticate in time");
+			conn_close(p, c);
+		}
+	}
+	for (i = 0; i < p->o->workers; i++) {
+		struct worker *w = &p->w[i];
+
+		if (w->state == W_STARTING && p->o->backend->ops != &fiber_backend_sbatch &&
+		    now - w->since_ns > START_TIMEOUT_NS)
+			worker_lost(p, w, "did not connect in time", 0);
+		else if (w->state == W_READY && timeout > 0 && w->fifo_n > 0 &&
+			 now - w->head_start_ns > timeout) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "timed out after %g s", p->o->timeout_s);
+			worker_lost(p, w, why, 1);
+		} else if (w->state == W_STOPPING && now - w->since_ns > STOP_GRACE_NS) {
+			worker_lost(p, w, "did not stop in time", 0);
+		} else if (w->state == W_IDLE && !p->stopping && !p->draining && now >= w->retry_ns) {
+			if (starts++ >= STARTS_PER_TURN) {
+				p->backlog = 1;
+				continue;
+			}
+			if (start_worker(p, w) < 0) {
+				warn(p, "cannot start worker %ld: %s", w->index, p->err->msg);
+				core_error_clear(p->err);
+				if (++w->fails >= SLOT_MAX_FAILS) {
+					w->state = W_GONE;
+					p->live_slots--;
+				} else {
+					w->retry_ns = now + (int64_t)w->fails * 200000000;
+				}
+			}
+		}
+	}
+}
+
+/* No worker left: every task still waiting fails. */
+static void fail_waiting(struct pool *p)
+{
+	while (p->q.rn > 0) {
+		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
+
+		task_finish(p, t, "failed", NULL, "no workers left", NULL, 0);
+	}
+}
+
+static int all_gone(const struct pool *p)
+{
+	long i;
+
+	for (i = 0; i < p->o->workers; i++)
+		if (p->w[i].state != W_GONE)
+			return 0;
+	return 1;
+}
+
+static int setup(struct pool *p)
+{
+	const struct fiber_pool_opts *o = p->o;
+	struct epoll_event e = { EPOLLIN, { 0 } };
+	struct rlimit rl;
+	sigset_t set;
+	char *host, *port;
+	int lport, ret;
+	long i;
+
+	/* One socket per worker: take the hard limit of open files. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	ret = fiber_secret_new(p->secret);
+	if (ret < 0)
+		return core_error_errno(p->err, -ret, "cannot make a secret");
+	snprintf(p->size, sizeof(p->size), "%ld", o->workers);
+	p->lfd = fiber_net_listen(o->bind ? o->bind : "127.0.0.1:0", &lport, p->err);
+	if (p->lfd < 0)
+		return p->lfd;
+	ret = fiber_net_split(o->bind ? o->bind : "127.0.0.1:0", &host, &port);
+	if (ret < 0)
+		return core_error_set(p->err, ret, "bad address");
+	if (strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0) {
+		char name[256] = "localhost";
+
+		gethostname(name, sizeof(name) - 1);
+		snprintf(p->addr, sizeof(p->addr), "%s:%d", name, lport);
+	} else {
+		snprintf(p->addr, sizeof(p->addr), strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, lport);
+	}
+	free(host);
+	free(port);
+	p->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (p->ep < 0)
+		return core_error_errno(p->err, errno, "epoll");
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	/*
+	 * Shells start background jobs with SIGINT ignored, which would
+	 * discard it even while blocked; nohup's SIGHUP is left alone.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	p->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (p->sfd < 0)
+		return core_error_errno(p->err, errno, "signalfd");
+	p->ev_listen.kind = EV_LISTEN;
+	p->ev_input.kind = EV_INPUT;
+	p->ev_signal.kind = EV_SIGNAL;
+	e.data.ptr = &p->ev_listen;
+	epoll_ctl(p->ep, EPOLL_CTL_ADD, p->lfd, &e);
+	e.data.ptr = &p->ev_signal;
+	epoll_ctl(p->ep, EPOLL_CTL_ADD, p->sfd, &e);
+	e.data.ptr = &p->ev_input;
+	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, o->in_fd, &e) == 0) {
+		p->in_poll = 1;
+	} else if (errno == EPERM) {
+		p->in_ready = 1;	/* a regular file: always readable */
+	} else {
+		return core_error_errno(p->err, errno, "cannot watch '%s'", o->in_name);
+	}
+	if (o->joblog) {
+		ret = fiber_joblog_open(&p->jl, o->joblog, o->resume, &p->logged, p->err);
+		if (ret < 0)
+			return ret;
+	}
+	p->w = calloc((size_t)o->workers, sizeof(*p->w));
+	if (!p->w)
+		return core_error_set(p->err, -ENOMEM, "out of memory");
+	for (i = 0; i < o->workers; i++) {
+		struct worker *w = &p->w[i];
+
+		w->index = i;
+		w->proc = (struct fiber_proc)FIBER_PROC_INIT;
+		w->fifo = calloc((size_t)o->prefetch, sizeof(*w->fifo));
+		if (!w->fifo)
+			return core_error_set(p->err, -ENOMEM, "out of memory");
+		if (o->backend->hosts.n > 0) {
+			size_t h;
+			long lr, ls;
+
+			fiber_hosts_place(&o->backend->hosts, i, o->workers, &h, &lr, &ls);
+			w->slot_host = o->backend->hosts.v[h].name;
+		}
+	}
+	p->live_slots = o->workers;
+	/* The first start is tried here, so that a backend error is reported at once. */
+	ret = start_worker(p, &p->w[0]);
+	if (ret < 0)
+		return ret;
+	p->backlog = 1;		/* the loop starts the others, a few per turn */
+	return 0;
+}
+
+static void teardown(struct pool *p)
+{
+	int64_t deadline = core_clock_mono_ns() + STOP_GRACE_NS;
+	long i;
+
+	p->stopping = 1;
+	if (p->w)
+		stop_workers(p);
+	/* Reap what we started; whatever outlives the grace period is killed. */
+	while (p->nkids > 0) {
+		int st;
+		pid_t pid = waitpid(-1, &st, WNOHANG);
+
+		if (pid > 0) {
+			kid_del(p, pid);
+			continue;
+		}
+		if (pid < 0 && errno == ECHILD)
+			break;
+		if (core_clock_mono_ns() > deadline) {
+			size_t k;
+
+			for (k = 0; k < p->nkids; k++)
+				kill(p->kids[k], SIGKILL);
+			deadline = INT64_MAX;
+		}
+		core_clock_sleep_ns(5000000);
+	}
+	for (i = 0; p->w && i < p->o->workers; i++) {
+		stop_proc(p, &p->w[i], SIGKILL);
+		fiber_proc_release(&p->w[i].proc);
+		free(p->w[i].fifo);
+	}
+	while (p->pending)
+		conn_close(p, p->pending);
+	fiber_taskq_release(&p->q);
+	free(p->w);
+	free(p->done);
+	free(p->kids);
+	fiber_buf_release(&p->inbuf);
+	fiber_idmap_release(&p->seen);
+	fiber_idmap_release(&p->logged);
+	fiber_joblog_release(&p->jl);
+	if (p->lfd >= 0)
+		close(p->lfd);
+	if (p->sfd >= 0)
+		close(p->sfd);
+	if (p->ep >= 0)
+		close(p->ep);
+}
+
+int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *stats,
+		   struct core_error *err)
+{
+	struct pool p = { 0 };
+	struct epoll_event ev[256];
+	int ret, n, i;
+	long k, starting;
+
+	memset(stats, 0, sizeof(*stats));
+	p.o = o;
+	p.st = stats;
+	p.err = err;
+	p.ep = p.lfd = p.sfd = -1;
+	p.jl = (struct fiber_joblog)FIBER_JOBLOG_INIT;
+	ret = setup(&p);
+	if (ret < 0) {
+		fail(&p, ret);
+		goto out;
+	}
+	for (;;) {
+		if (want_input(&p))
+			read_input(&p);
+		if (p.live_slots == 0 && !p.stopping)
+			fail_waiting(&p);
+		/*
+		 * First a task for every idle worker; then tasks ahead (prefetch),
+		 * keeping back one for each worker still starting, so that the
+		 * first workers up do not take the work of the others.
+		 */
+		for (k = 0, starting = 0; k < o->workers; k++)
+			starting += p.w[k].state == W_STARTING || p.w[k].state == W_IDLE;
+		for (k = 0; k < o->workers && !p.stopping; k++)
+			if (p.w[k].state == W_READY)
+				dispatch(&p, &p.w[k], 1, 0);
+		for (k = 0; k < o->workers && !p.stopping; k++)
+			if (p.w[k].state == W_READY)
+				dispatch(&p, &p.w[k], o->prefetch, (size_t)starting);
+		emit(&p);
+		if (p.stopping)
+			break;
+		if (p.in_eof && p.q.base == p.q.next && !p.draining) {
+			p.draining = 1;
+			stop_workers(&p);
+		}
+		if (p.draining && all_gone(&p))
+			break;
+		n = epoll_wait(p.ep, ev, 256, (want_input(&p) && !p.in_poll) || p.backlog ? 0 : TICK_MS);
+		if (n < 0 && errno != EINTR) {
+			fail(&p, core_error_errno(err, errno, "epoll_wait"));
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			struct ev *e = ev[i].data.ptr;
+
+			if (e->kind == EV_LISTEN)
+				accept_conns(&p);
+			else if (e->kind == EV_INPUT)
+				p.in_ready = 1;
+			else if (e->kind == EV_SIGNAL)
+				on_signal(&p);
+			else if (!p.stopping)
+				conn_event(&p, (struct conn *)e, ev[i].events);
+		}
+		p.backlog = 0;
+		tick(&p);
+	}
+out:
+	emit(&p);
+	teardown(&p);
+	return p.failed < 0 ? p.failed : 0;
+}

@@ -1,0 +1,70 @@
+/*
+ * The task pool (`fiberrun --pool`): reads tasks from an input stream,
+ * keeps `workers` agents busy through a backend, and writes one result
+ * record per task (man/man5/fiberrun-protocol.5).
+ *
+ * Guarantees:
+ *   - every task read ends in exactly one record: "ok", "error" (the
+ *     worker answered with a line starting with "!"), "failed" (its
+ *     workers were lost `retries` times) or "timeout" (its last attempt
+ *     ran longer than `timeout_s`);
+ *   - a task whose worker is lost goes back to the front of the queue;
+ *     only the attempt that was running counts, tasks merely queued at
+ *     that worker (prefetch) do not;
+ *   - lost workers are replaced; a worker slot that fails `retries` times
+ *     in a row without finishing a task is given up, and when every slot
+ *     is given up the remaining tasks fail;
+ *   - with a joblog, records are fsynced there before they are written
+ *     out, and with `resume` tasks already in the joblog are not run:
+ *     their records are written out again, so the output is complete.
+ *
+ * The pool owns the process's SIGCHLD, SIGINT, SIGTERM and SIGHUP while it
+ * runs (blocked, read through a signalfd).  SIGINT, SIGTERM and SIGHUP stop
+ * it cleanly: no new tasks, workers stopped, finished records written.
+ */
+#ifndef FIBER_POOL_H
+#define FIBER_POOL_H
+
+#include <stdio.h>
+
+#include "core/error.h"
+#include "fiber/backend.h"
+
+struct fiber_pool_opts {
+	long workers;		/* number of workers */
+	long prefetch;		/* tasks in flight per worker */
+	long retries;		/* attempts per task */
+	double timeout_s;	/* per task; 0 for none */
+	int keep_order;		/* records in input order */
+	int lines;		/* plain lines instead of JSON Lines */
+	const char *joblog;	/* or NULL */
+	int resume;
+	char *const *argv;	/* the worker command */
+	struct fiber_backend *backend;
+	const char *bind;	/* listen address, "127.0.0.1:0" by default */
+	int in_fd;		/* tasks */
+	const char *in_name;	/* for messages */
+	FILE *out;		/* records */
+	size_t frame_max;	/* longest task or result line */
+	/* Called with one-line warnings (a worker lost...); may be NULL. */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+struct fiber_pool_stats {
+	long tasks, ok, failed, resumed;	/* failed: every status but ok */
+	long workers_started, workers_lost, rejected;
+	int signal;		/* the signal that stopped the run, or 0 */
+	int fatal_status;	/* 126/127: the worker command cannot run */
+};
+
+/*
+ * Run to the end of input (or a stopping signal).  Returns 0 when the run
+ * went through (see stats for failed tasks and signals), or a negative
+ * code with err set (bad input, joblog or output error, the worker command
+ * cannot run: then stats->fatal_status is 126 or 127).
+ */
+int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *stats,
+		   struct core_error *err);
+
+#endif

@@ -1,0 +1,86 @@
+#include "fiber/taskq.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+void fiber_task_free(struct fiber_task *t)
+{
+	if (!t)
+		return;
+	json_decref(t->id);
+	free(t->line);
+	free(t->record);
+	free(t);
+}
+
+int fiber_taskq_add(struct fiber_taskq *q, struct fiber_task *t)
+{
+	if (q->next - q->base >= q->wcap) {
+		size_t cap = q->wcap ? 2 * q->wcap : 1024;
+		struct fiber_task **v = calloc(cap, sizeof(*v));
+		uint64_t s;
+
+		if (!v)
+			return -ENOMEM;
+		for (s = q->base; s < q->next; s++)
+			v[s & (cap - 1)] = fiber_taskq_at(q, s);
+		free(q->win);
+		q->win = v;
+		q->wcap = cap;
+	}
+	t->seq = q->next++;
+	q->win[t->seq & (q->wcap - 1)] = t;
+	return 0;
+}
+
+void fiber_taskq_drop(struct fiber_taskq *q, uint64_t seq)
+{
+	fiber_task_free(fiber_taskq_at(q, seq));
+	q->win[seq & (q->wcap - 1)] = NULL;
+	while (q->base < q->next && !fiber_taskq_at(q, q->base))
+		q->base++;
+}
+
+int fiber_taskq_push(struct fiber_taskq *q, uint64_t seq, int front)
+{
+	if (q->rn == q->rcap) {
+		size_t cap = q->rcap ? 2 * q->rcap : 1024, i;
+		uint64_t *v = malloc(cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (i = 0; i < q->rn; i++)
+			v[i] = q->ready[(q->rhead + i) % q->rcap];
+		free(q->ready);
+		q->ready = v;
+		q->rcap = cap;
+		q->rhead = 0;
+	}
+	if (front) {
+		q->rhead = (q->rhead + q->rcap - 1) % q->rcap;
+		q->ready[q->rhead] = seq;
+	} else {
+		q->ready[(q->rhead + q->rn) % q->rcap] = seq;
+	}
+	q->rn++;
+	return 0;
+}
+
+uint64_t fiber_taskq_pop(struct fiber_taskq *q)
+{
+	uint64_t seq = q->ready[q->rhead];
+
+	q->rhead = (q->rhead + 1) % q->rcap;
+	q->rn--;
+	return seq;
+}
+
+void fiber_taskq_release(struct fiber_taskq *q)
+{
+	for (; q->base < q->next; q->base++)
+		if (q->wcap)
+			fiber_task_free(fiber_taskq_at(q, q->base));
+	free(q->win);
+	free(q->ready);
+	*q = (struct fiber_taskq)FIBER_TASKQ_INIT;
+}

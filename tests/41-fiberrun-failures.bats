@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# fiberrun --pool under failure: lost workers, retries, timeouts, workers
+# killed at random, the joblog and --resume, signals, master death.
+
+load helpers
+
+SQUARE="$TOP/share/examples/square-worker.sh"
+
+# The ids of JSON Lines records on stdin, one per line.
+ids() {
+	python3 -c 'import json,sys; [print(json.loads(l)["id"]) for l in sys.stdin]'
+}
+
+# wait_gone PATTERN SECONDS: no process whose command line matches PATTERN
+# is left after at most SECONDS.
+wait_gone() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		pgrep -f "$1" > /dev/null || return 0
+		sleep 0.1
+	done
+	pgrep -af "$1" >&2
+	return 1
+}
+
+@test "--retries: a task that kills its worker fails after N attempts; the others succeed" {
+	cat > worker.sh <<'SH'
+while read -r n; do [ "$n" = 13 ] && exit 3; echo "$((n * n))"; done
+SH
+	run --separate-stderr bash -c "seq 40 | fiberrun --pool --lines -k -r 2 -n 3 -- sh worker.sh"
+	assert_failure 1
+	[ "${#lines[@]}" -eq 40 ]
+	assert_line --index 12 --regexp '^\{"id":13,"status":"failed","result":null,"error":"worker exited with status 3","worker":[0-9],"host":"[^"]+","attempts":2,'
+	[ "$(grep -c '"status":"ok"' <<< "$output")" -eq 39 ]
+	[[ $stderr == *"lost: worker exited with status 3"* ]]
+}
+
+@test "--retries 1: no second attempt" {
+	cat > worker.sh <<'SH'
+while read -r n; do [ "$n" = 2 ] && kill -9 $$; echo "$n"; done
+SH
+	run --separate-stderr bash -c "seq 5 | fiberrun --pool --lines -k -r 1 -n 2 -- sh worker.sh"
+	assert_failure 1
+	assert_line --index 1 --regexp '"id":2,"status":"failed",.*"error":"worker exited with status 137",.*"attempts":1,'
+}
+
+@test "--timeout: a task that hangs is reported as timeout, its worker replaced" {
+	cat > worker.sh <<'SH'
+while read -r n; do [ "$n" = 3 ] && sleep 60; echo "$n"; done
+SH
+	run --separate-stderr bash -c "seq 8 | fiberrun --pool --lines -k -T 0.5 -r 2 -n 2 -- sh worker.sh"
+	assert_failure 1
+	[ "${#lines[@]}" -eq 8 ]
+	assert_line --index 2 --regexp '"id":3,"status":"timeout","result":null,"error":"timed out after 0.5 s",.*"attempts":2,'
+	[ "$(grep -c '"status":"ok"' <<< "$output")" -eq 7 ]
+	wait_gone "sleep 60" 10
+}
+
+@test "--pool: workers that cannot start are given up; their tasks fail, none is lost" {
+	run --separate-stderr bash -c "seq 10 | fiberrun --pool --lines -n 2 -- false"
+	assert_failure 1
+	[ "$(echo "$output" | ids | sort -n)" = "$(seq 10)" ]
+	[ "$(grep -c '"status":"failed"' <<< "$output")" -eq 10 ]
+	[[ $stderr == *"given up after 5 failures in a row"* ]]
+}
+
+@test "--pool: 10,000 tasks while workers are killed at random: every id exactly once" {
+	cat > worker.sh <<'SH'
+while read -r n; do echo "$((n * n))"; done
+SH
+	seq 10000 > tasks
+	fiberrun --pool --lines -r 1000 -n 6 -- sh worker.sh < tasks > out.jsonl 2> err.txt &
+	master=$!
+	killed=0
+	for i in $(seq 60); do
+		kill -0 $master 2> /dev/null || break
+		# alternately the worker commands and their agents
+		if ((i % 2)); then pat="^sh worker.sh"; else pat="fiberrun --worker"; fi
+		victim=$(pgrep -f "$pat" | shuf -n 1)
+		[ -n "$victim" ] && kill -9 "$victim" 2> /dev/null && killed=$((killed + 1))
+		sleep 0.02
+	done
+	wait $master
+	[ "$(wc -l < out.jsonl)" -eq 10000 ]
+	[ "$(ids < out.jsonl | sort -n)" = "$(cat tasks)" ]
+	[ "$(grep -c '"status":"ok"' out.jsonl)" -eq 10000 ]
+	python3 -c '
+import json, sys
+for line in open("out.jsonl"):
+    r = json.loads(line)
+    assert r["result"] == str(r["id"] ** 2), r
+'
+	[ "$killed" -gt 0 ]
+	grep -q lost err.txt
+}
+
+@test "--joblog: records are journalled; a non-empty journal is refused without --resume" {
+	run --separate-stderr bash -c "seq 5 | fiberrun --pool --lines -n 2 -j log.jsonl -- sh '$SQUARE'"
+	assert_success
+	[ "$(sort log.jsonl)" = "$(echo "$output" | sort)" ]
+	cp log.jsonl before
+	run --separate-stderr bash -c "seq 5 | fiberrun --pool --lines -n 2 -j log.jsonl -- sh '$SQUARE'"
+	assert_failure 2
+	[[ $stderr == *"joblog 'log.jsonl' is not empty: add --resume to continue that run"* ]]
+	cmp log.jsonl before
+}
+
+@test "--resume: a master killed mid-run restarts with nothing lost and nothing run twice" {
+	cat > worker.sh <<'SH'
+while read -r n; do echo "$n" >> ran.$$; sleep 0.005; echo "$((n * n))"; done
+SH
+	seq 400 > tasks
+	fiberrun --pool --lines -n 4 -j log.jsonl -- sh worker.sh < tasks > out1.jsonl 2> /dev/null &
+	master=$!
+	for i in $(seq 100); do
+		[ -s log.jsonl ] && [ "$(wc -l < log.jsonl)" -ge 100 ] && break
+		sleep 0.05
+	done
+	kill -9 $master
+	wait $master || true
+	wait_gone "sh worker.sh" 5
+	# a torn last record, as if the master died in the middle of a write
+	printf '{"id":399,"stat' >> log.jsonl
+	done1=$(head -c -15 log.jsonl | ids | sort -n)
+	n1=$(echo "$done1" | wc -l)
+	[ "$n1" -ge 100 ] && [ "$n1" -lt 400 ]
+	cat ran.* | sort -n > ran1
+	rm -f ran.*
+	run --separate-stderr bash -c "fiberrun --pool --lines -n 4 -j log.jsonl --resume -- sh worker.sh < tasks"
+	assert_success
+	# the output of the resumed run is complete, each id once
+	[ "$(echo "$output" | ids | sort -n)" = "$(cat tasks)" ]
+	# the journal too, and its torn line is gone
+	[ "$(ids < log.jsonl | sort -n)" = "$(cat tasks)" ]
+	# tasks journalled by the first run did not run again
+	[ -z "$(comm -12 <(echo "$done1" | sort) <(cat ran.* | sort))" ]
+}
+
+@test "--pool: SIGINT stops cleanly: exit 130, finished records journalled, no worker left" {
+	cat > worker.sh <<'SH'
+while read -r n; do sleep 0.02; echo "$n"; done
+SH
+	seq 100000 > tasks
+	fiberrun --pool --lines -n 3 -j log.jsonl -- sh worker.sh < tasks > out.jsonl 2> err.txt &
+	master=$!
+	sleep 1
+	kill -INT $master
+	rc=0
+	wait $master || rc=$?
+	[ "$rc" -eq 130 ]
+	wait_gone "sh worker.sh" 5
+	wait_gone "fiberrun --worker" 5
+	[ -s out.jsonl ]
+	[ "$(sort out.jsonl)" = "$(sort log.jsonl)" ]
+}
+
+@test "--pool: when the master is killed, every worker exits within a few seconds" {
+	cat > worker.sh <<'SH'
+while read -r n; do sleep 0.05; echo "$n"; done
+SH
+	seq 100000 | fiberrun --pool --lines -n 4 -- sh worker.sh > /dev/null 2>&1 &
+	sleep 1
+	pgrep -f "sh worker.sh" > /dev/null
+	pkill -9 -f "^fiberrun --pool --lines -n 4 -- sh worker.sh"
+	wait_gone "sh worker.sh" 5
+	wait_gone "fiberrun --worker" 5
+}
+
+@test "--resume --keep-order: the resumed output is in input order and complete" {
+	seq 50 > tasks
+	head -20 tasks | fiberrun --pool --lines -n 2 -j log.jsonl -- sh "$SQUARE" > /dev/null
+	run --separate-stderr bash -c "fiberrun --pool --lines -k -n 2 -j log.jsonl --resume -- sh '$SQUARE' < tasks"
+	assert_success
+	[ "$(echo "$output" | ids | tr '\n' ' ')" = "$(seq 50 | tr '\n' ' ')" ]
+	[ "$(wc -l < log.jsonl)" -eq 50 ]
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bats
+# fiberrun over ssh, against two real sshd servers started here on loopback
+# ports (node1, node2) with keys made for the test; they are stopped at the
+# end.  Skipped, saying why, when sshd cannot start.
+
+load helpers
+
+setup_file() {
+	export D="$BATS_FILE_TMPDIR/ssh"
+	mkdir -p "$D"
+	command -v /usr/sbin/sshd > /dev/null || skip "sshd is not installed (openssh-server)"
+	mkdir -p /run/sshd 2> /dev/null || true
+	ssh-keygen -q -t ed25519 -N '' -f "$D/host_key" || return 1
+	ssh-keygen -q -t ed25519 -N '' -f "$D/id" || return 1
+	cp "$D/id.pub" "$D/authorized_keys"
+	: > "$D/ssh_config"
+	for n in 1 2; do
+		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		cat > "$D/sshd$n.conf" <<CONF
+Port $port
+ListenAddress 127.0.0.1
+HostKey $D/host_key
+AuthorizedKeysFile $D/authorized_keys
+PidFile $D/sshd$n.pid
+StrictModes no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+PermitRootLogin prohibit-password
+MaxStartups 100:30:200
+MaxSessions 100
+LogLevel INFO
+CONF
+		/usr/sbin/sshd -f "$D/sshd$n.conf" -D -E "$D/sshd$n.log" &
+		echo $! > "$D/sshd$n.bgpid"
+		cat >> "$D/ssh_config" <<CONF
+Host node$n
+	HostName 127.0.0.1
+	Port $port
+CONF
+	done
+	cat >> "$D/ssh_config" <<CONF
+Host *
+	User root
+	IdentityFile $D/id
+	IdentitiesOnly yes
+	UserKnownHostsFile /dev/null
+	StrictHostKeyChecking no
+	LogLevel ERROR
+CONF
+	for i in $(seq 50); do
+		ssh -F "$D/ssh_config" -o BatchMode=yes node1 true 2> /dev/null &&
+			ssh -F "$D/ssh_config" -o BatchMode=yes node2 true 2> /dev/null && return 0
+		sleep 0.1
+	done
+	echo "sshd did not start:" >&3
+	cat "$D"/sshd*.log >&3
+	return 1
+}
+
+teardown_file() {
+	local f
+	for f in "$D"/sshd*.bgpid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2> /dev/null
+	done
+	return 0
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	[ -f "$D/sshd1.bgpid" ] || skip "sshd could not be started"
+	SSH="ssh -F $D/ssh_config"
+	printf 'node1:2\n# the second host\nnode2\n' > hosts
+}
+
+accepted() {
+	cat "$D"/sshd*.log | grep -c "Accepted publickey"
+}
+
+wait_gone() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		pgrep -f "$1" > /dev/null || return 0
+		sleep 0.1
+	done
+	pgrep -af "$1" >&2
+	return 1
+}
+
+@test "--hosts: SPMD ranks over ssh get their ranks, local ranks and hosts" {
+	run --separate-stderr fiberrun -H hosts --ssh "$SSH" -t -- sh -c \
+		'echo "$FIBERRUN_RANK/$FIBERRUN_SIZE $FIBERRUN_HOST $FIBERRUN_LOCAL_RANK/$FIBERRUN_LOCAL_SIZE $FIBERRUN_MASTER_ADDR $PWD"'
+	assert_success
+	assert_line "0: 0/3 node1 0/2 node1 $PWD"
+	assert_line "1: 1/3 node1 1/2 node1 $PWD"
+	assert_line "2: 2/3 node2 0/1 node1 $PWD"
+}
+
+@test "--hosts: a failing remote rank sets the status and stops the others" {
+	run --separate-stderr fiberrun -H hosts --ssh "$SSH" -- sh -c \
+		'[ "$FIBERRUN_RANK" = 2 ] && exit 9; exec sleep 32'
+	assert_failure 9
+	wait_gone "sleep 32" 5
+}
+
+@test "--hosts --pool: tasks run on both hosts, one ssh per worker, never one per task" {
+	before=$(accepted)
+	cat > worker.sh <<'SH'
+while read -r n; do sleep 0.01; echo $((n * n)); done
+SH
+	run --separate-stderr bash -c "seq 300 | fiberrun --pool --lines -H hosts --ssh '$SSH' -- sh worker.sh"
+	assert_success
+	[ "${#lines[@]}" -eq 300 ]
+	echo "$output" | python3 -c '
+import json, sys
+hosts = set()
+for line in sys.stdin:
+    r = json.loads(line)
+    assert r["status"] == "ok" and r["result"] == str(r["id"] ** 2), r
+    hosts.add(r["host"])
+assert hosts == {"node1", "node2"}, hosts
+'
+	sleep 0.2
+	[ $(($(accepted) - before)) -eq 3 ]
+}
+
+@test "--hosts --pool: remote workers killed at random; every task once, workers replaced" {
+	cat > worker.sh <<'SH'
+while read -r n; do sleep 0.001; echo "$n"; done
+SH
+	seq 3000 > tasks
+	fiberrun --pool --lines -r 100 -H hosts --ssh "$SSH" -- sh worker.sh < tasks > out.jsonl 2> err.txt &
+	master=$!
+	for i in $(seq 15); do
+		sleep 0.2
+		victim=$(pgrep -f "^sh worker.sh" | shuf -n 1)
+		[ -n "$victim" ] && kill -9 "$victim" 2> /dev/null
+	done
+	wait $master
+	[ "$(python3 -c 'import json,sys; print("\n".join(str(json.loads(l)["id"]) for l in sys.stdin))' < out.jsonl | sort -n)" = "$(cat tasks)" ]
+	grep -q "lost" err.txt
+}
+
+@test "--hosts: when the master is killed, nothing stays behind on the hosts" {
+	cat > worker.sh <<'SH'
+while read -r n; do sleep 0.05; echo "$n"; done
+SH
+	seq 100000 | fiberrun --pool --lines -H hosts --ssh "$SSH" -- sh worker.sh marker-33 > /dev/null 2>&1 &
+	master=$!
+	for i in $(seq 50); do
+		[ "$(pgrep -fc '^sh worker.sh marker-33')" -eq 3 ] && break
+		sleep 0.1
+	done
+	[ "$(pgrep -fc '^sh worker.sh marker-33')" -eq 3 ]
+	kill -9 $master
+	wait_gone "^sh worker.sh marker-33" 10
+	wait_gone "fiberrun --stdin-env" 10
+}
+
+@test "--hosts: bad hosts files are refused with the line" {
+	printf 'node1:2\nnode2:zero\n' > bad
+	run fiberrun -H bad -- true
+	assert_failure 2
+	assert_output --partial "'bad': line 2: bad slot count 'zero'"
+	run fiberrun -H missing -- true
+	assert_failure 3
+	assert_output --partial "cannot open 'missing'"
+}
+
+@test "es.py over ssh: evolution strategies with workers on both hosts learn" {
+	run --separate-stderr python3 "$TOP/share/examples/es.py" \
+		--worker "$RLKIT_BUILD/share/examples/es-worker" --fiberrun fiberrun \
+		--generations 15 -- -H hosts --ssh "$SSH"
+	assert_success
+	[ "${#lines[@]}" -eq 16 ]
+	first=$(echo "${lines[1]}" | cut -d, -f2)
+	last=$(echo "${lines[15]}" | cut -d, -f2)
+	python3 -c "import sys; f, l = $first, $last; sys.exit(0 if l > 2 * f else 1)" ||
+		fail "mean fitness went from $first to $last"
+}
+
+@test "--remote-fiberrun: the path used on the hosts; a wrong one is reported and no task is lost" {
+	run --separate-stderr bash -c "seq 6 | fiberrun --pool --lines -H hosts --ssh '$SSH' --remote-fiberrun '$RLKIT_BUILD/bin/fiberrun' -- sh '$TOP/share/examples/square-worker.sh'"
+	assert_success
+	[ "${#lines[@]}" -eq 6 ]
+	run --separate-stderr bash -c "seq 6 | fiberrun --pool --lines -H hosts --ssh '$SSH' --remote-fiberrun /no/such/fiberrun -- cat"
+	assert_failure 1
+	[ "$(grep -c '"status":"failed".*"error":"no workers left"' <<< "$output")" -eq 6 ]
+	[[ $stderr == *"exited with status 127 before connecting (is fiberrun installed there? see --remote-fiberrun)"* ]]
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# fiberrun on Slurm: a real single-node cluster (munged, slurmctld, slurmd
+# from Debian) started here with a generated slurm.conf in a temporary
+# folder, and stopped at the end.  Skipped, saying why, when the daemons
+# cannot start.
+
+load helpers
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+setup_file() {
+	export S="$BATS_FILE_TMPDIR/slurm"
+	export SLURM_CONF="$S/slurm.conf"
+	mkdir -p "$S/state" "$S/spool"
+	for d in munged slurmctld slurmd; do
+		command -v $d > /dev/null || command -v /usr/sbin/$d > /dev/null ||
+			{ echo "missing $d" > "$S/skip"; return 0; }
+	done
+	head -c 1024 /dev/urandom > "$S/munge.key"
+	chmod 600 "$S/munge.key"
+	if ! munged -f -S "$S/munge.socket" --key-file="$S/munge.key" --log-file="$S/munged.log" \
+		--pid-file="$S/munged.pid" --seed-file="$S/munged.seed" 2> "$S/munged.err"; then
+		echo "munged cannot start: $(cat "$S/munged.err")" > "$S/skip"
+		return 0
+	fi
+	p1=$(free_port)
+	p2=$(free_port)
+	host=$(hostname -s)
+	cat > "$SLURM_CONF" <<CONF
+ClusterName=fiberrun-test
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$p1
+SlurmdPort=$p2
+AuthType=auth/munge
+AuthInfo=socket=$S/munge.socket
+CredType=cred/munge
+StateSaveLocation=$S/state
+SlurmdSpoolDir=$S/spool
+SlurmctldPidFile=$S/slurmctld.pid
+SlurmdPidFile=$S/slurmd.pid
+SlurmctldLogFile=$S/slurmctld.log
+SlurmdLogFile=$S/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SwitchType=switch/none
+MpiDefault=none
+SlurmUser=root
+SlurmdUser=root
+ReturnToService=2
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SlurmdParameters=config_overrides
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+NodeName=$host NodeAddr=127.0.0.1 CPUs=16 State=UNKNOWN
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+CONF
+	slurmctld -i > "$S/slurmctld.out" 2>&1 || { echo "slurmctld cannot start: $(tail -3 "$S/slurmctld.log")" > "$S/skip"; return 0; }
+	slurmd > "$S/slurmd.out" 2>&1 || { echo "slurmd cannot start: $(tail -3 "$S/slurmd.log")" > "$S/skip"; return 0; }
+	for i in $(seq 100); do
+		sinfo -h -o %t 2> /dev/null | grep -q idle && return 0
+		sleep 0.1
+	done
+	echo "the Slurm node did not come up: $(sinfo 2>&1 | tail -1)" > "$S/skip"
+}
+
+teardown_file() {
+	local f pids=
+	scancel --quiet -u root 2> /dev/null
+	for f in slurmd slurmctld munged; do
+		[ -f "$S/$f.pid" ] && pids="$pids $(cat "$S/$f.pid")"
+	done
+	[ -n "$pids" ] && kill $pids 2> /dev/null
+	# wait until they are gone, so that nothing is left running
+	for i in $(seq 100); do
+		kill -0 $pids 2> /dev/null || break
+		sleep 0.1
+	done
+	return 0
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	[ ! -f "$S/skip" ] || skip "$(cat "$S/skip")"
+	cat > worker.sh <<'SH'
+while read -r n; do echo "$((n * n)) $SLURM_JOB_ID"; done
+SH
+}
+
+@test "-b srun --pool: inside an allocation, one job step per worker" {
+	run --separate-stderr salloc -Q -n 2 sh -c "seq 40 | fiberrun --pool --lines -k -b srun -n 2 -- sh worker.sh"
+	assert_success
+	[ "${#lines[@]}" -eq 40 ]
+	echo "$output" | python3 -c '
+import json, sys
+jobs = set()
+for line in sys.stdin:
+    r = json.loads(line)
+    sq, job = r["result"].split()
+    assert r["status"] == "ok" and int(sq) == r["id"] ** 2, r
+    jobs.add(job)
+assert len(jobs) == 1 and jobs != {""}, jobs
+'
+}
+
+@test "-b srun: SPMD ranks as job steps of the allocation" {
+	run --separate-stderr salloc -Q -n 2 fiberrun -b srun -n 3 -t -- sh -c 'echo "$FIBERRUN_RANK/$FIBERRUN_SIZE ${SLURM_JOB_ID:+in-job}"'
+	assert_success
+	assert_line "0: 0/3 in-job"
+	assert_line "1: 1/3 in-job"
+	assert_line "2: 2/3 in-job"
+}
+
+@test "-b sbatch --pool: one batch job per worker, cancelled at the end" {
+	cat > worker.sh <<'SH'
+while read -r n; do sleep 0.1; echo "$((n * n)) $SLURM_JOB_ID"; done
+SH
+	run --separate-stderr bash -c "seq 30 | fiberrun --pool --lines -b sbatch -n 2 -- sh '$BATS_TEST_TMPDIR/worker.sh'"
+	assert_success
+	[ "${#lines[@]}" -eq 30 ]
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(len({json.loads(l)["result"].split()[1] for l in sys.stdin}))')" -eq 2 ]
+	for i in $(seq 50); do
+		[ -z "$(squeue -h -t R,PD -n fiberrun)" ] && break
+		sleep 0.1
+	done
+	[ -z "$(squeue -h -t R,PD -n fiberrun)" ]
+}
+
+@test "-b sbatch: SPMD mode is refused" {
+	run fiberrun -b sbatch -n 2 -- true
+	assert_failure 2
+	assert_output --partial "the sbatch backend starts pool workers only"
+}
