@@ -11,18 +11,6 @@ ids() {
 	python3 -c 'import json,sys; [print(json.loads(l)["id"]) for l in sys.stdin]'
 }
 
-# wait_gone PATTERN SECONDS: no process whose command line matches PATTERN
-# is left after at most SECONDS.
-wait_gone() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		pgrep -f "$1" > /dev/null || return 0
-		sleep 0.1
-	done
-	pgrep -af "$1" >&2
-	return 1
-}
-
 @test "--retries: a task that kills its worker fails after N attempts; the others succeed" {
 	cat > worker.sh <<'SH'
 while read -r n; do [ "$n" = 13 ] && exit 3; echo "$((n * n))"; done

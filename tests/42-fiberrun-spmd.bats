@@ -4,16 +4,6 @@
 
 load helpers
 
-wait_gone() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		pgrep -f "$1" > /dev/null || return 0
-		sleep 0.1
-	done
-	pgrep -af "$1" >&2
-	return 1
-}
-
 @test "-n: every rank gets its rank, size, local rank, host and the master's address" {
 	run --separate-stderr fiberrun -n 4 -- sh -c \
 		'echo "$FIBERRUN_RANK $FIBERRUN_SIZE $FIBERRUN_LOCAL_RANK $FIBERRUN_LOCAL_SIZE $FIBERRUN_HOST $FIBERRUN_MASTER_ADDR $FIBERRUN_MASTER_PORT"'

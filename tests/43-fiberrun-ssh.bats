@@ -77,16 +77,6 @@ accepted() {
 	cat "$D"/sshd*.log | grep -c "Accepted publickey"
 }
 
-wait_gone() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		pgrep -f "$1" > /dev/null || return 0
-		sleep 0.1
-	done
-	pgrep -af "$1" >&2
-	return 1
-}
-
 @test "--hosts: SPMD ranks over ssh get their ranks, local ranks and hosts" {
 	run --separate-stderr fiberrun -H hosts --ssh "$SSH" -t -- sh -c \
 		'echo "$FIBERRUN_RANK/$FIBERRUN_SIZE $FIBERRUN_HOST $FIBERRUN_LOCAL_RANK/$FIBERRUN_LOCAL_SIZE $FIBERRUN_MASTER_ADDR $PWD"'

@@ -55,3 +55,15 @@ man_synopsis() {
 		awk '/^SYNOPSIS/ {on = 1; next} /^[A-Z]/ {on = 0} on' |
 		sed -e 's/^ *//' -e 's/ *$//' -e '/^$/d' -e 's/[‐−]/-/g' | tr -s ' '
 }
+
+# wait_gone PATTERN SECONDS: succeed once no process whose command line
+# matches PATTERN is left, within SECONDS; otherwise list them and fail.
+wait_gone() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		pgrep -f "$1" > /dev/null || return 0
+		sleep 0.1
+	done
+	pgrep -af "$1" >&2
+	return 1
+}
