@@ -161,6 +161,25 @@ static int run_fill(struct run *r)
 	return ferror(r->fp) ? -EIO : 0;
 }
 
+/* Restore the heap of run indices (ordered by each run's head) below j. */
+static void sift_down(const struct run *runs, size_t *heap, size_t nh, size_t j)
+{
+	size_t c, t;
+
+#define HEAD(k) (&runs[heap[k]].buf[runs[heap[k]].pos])
+	while ((c = 2 * j + 1) < nh) {
+		if (c + 1 < nh && prof_ev_cmp(HEAD(c + 1), HEAD(c)) < 0)
+			c++;
+		if (prof_ev_cmp(HEAD(c), HEAD(j)) >= 0)
+			break;
+		t = heap[c];
+		heap[c] = heap[j];
+		heap[j] = t;
+		j = c;
+	}
+#undef HEAD
+}
+
 /* Merge the runs into the sink with a heap of run indices. */
 static int merge(struct run *runs, size_t nruns, const struct prof_scan_sink *sink,
 		 const struct prof_trace_reader *rd, const char *name, struct core_error *err)
@@ -180,25 +199,11 @@ static int merge(struct run *runs, size_t nruns, const struct prof_scan_sink *si
 		if (runs[i].n)
 			heap[nh++] = i;
 	}
-#define HEAD(k) (&runs[heap[k]].buf[runs[heap[k]].pos])
 	/* Heapify, then pop the smallest head until every run is empty. */
-	for (i = nh / 2; i-- > 0;) {
-		size_t j = i, c;
-
-		while ((c = 2 * j + 1) < nh) {
-			if (c + 1 < nh && prof_ev_cmp(HEAD(c + 1), HEAD(c)) < 0)
-				c++;
-			if (prof_ev_cmp(HEAD(c), HEAD(j)) >= 0)
-				break;
-			size_t t = heap[c];
-			heap[c] = heap[j];
-			heap[j] = t;
-			j = c;
-		}
-	}
+	for (i = nh / 2; i-- > 0;)
+		sift_down(runs, heap, nh, i);
 	while (nh) {
 		struct run *r = &runs[heap[0]];
-		size_t j = 0, c;
 
 		if ((ret = sink->event(sink->ctx, rd, &r->buf[r->pos])) < 0) {
 			sink_err(ret, name, err);
@@ -208,18 +213,8 @@ static int merge(struct run *runs, size_t nruns, const struct prof_scan_sink *si
 			goto ioerr;
 		if (!r->n)
 			heap[0] = heap[--nh];
-		while ((c = 2 * j + 1) < nh) {
-			if (c + 1 < nh && prof_ev_cmp(HEAD(c + 1), HEAD(c)) < 0)
-				c++;
-			if (prof_ev_cmp(HEAD(c), HEAD(j)) >= 0)
-				break;
-			size_t t = heap[c];
-			heap[c] = heap[j];
-			heap[j] = t;
-			j = c;
-		}
+		sift_down(runs, heap, nh, 0);
 	}
-#undef HEAD
 	goto out;
 ioerr:
 	ret = core_error_errno(err, EIO, "reading a temporary file to sort '%s'", name);
