@@ -5,14 +5,54 @@
  * The TIA runs at 3 colour clocks per CPU cycle, 228 colour clocks per
  * scan line (68 of horizontal blank, 160 visible).  The emulator catches
  * the TIA up lazily: the system bus passes, with every access, the CPU
- * cycle (counted from power-on) at which the access happens on the bus, and
- * the TIA renders everything up to that point first.
+ * cycle at which the access happens on the bus, and the TIA renders
+ * everything up to that point first.
+ *
+ * Behaviour is that of the TIA inside the Arcade Learning Environment (a
+ * Stella-derived emulator), quirks included, so that frames are identical:
+ *
+ *  - Cycles.  A `cycle` argument is the number of CPU cycles since the
+ *    TIA was reset, counting the cycle of the access itself: the bus adds
+ *    one to its count and then makes the access, so the first access after
+ *    a reset is at cycle 1.  The system resets its count to 0 whenever it
+ *    resets the TIA.  Scan lines start at the multiples of 76 cycles.
+ *  - Register writes take effect after the chip's delays, in colour
+ *    clocks: VBLANK, REFPx, GRPx 1; NUSIZx, RESMx 8; PF0-2 4, 5, 2 or 3
+ *    depending on the CPU cycle within the line; all others at once.
+ *    Objects are positioned at RESPx + 5, RESMx/RESBL + 4 pixels (3 and 2
+ *    during horizontal blank); HMOVE applies the motion registers at once,
+ *    with the per-cycle table of the reference for late HMOVEs, and
+ *    blanks the first 8 pixels of the line ("HMOVE bars") when it is
+ *    written in cycles 0-20 or 75 of a line (unless disabled with
+ *    atari_tia_configure()).  RESMPx, VDELxx, score mode and playfield
+ *    priority, and the "Cosmic Ark" missile bug behave as in the reference.
+ *  - Frames.  A frame ends when VSYNC is turned off at least one scan line
+ *    after it was turned on, or when a register is written more than 290
+ *    scan lines into the frame; frame_done is then set and `frame`
+ *    counted.  The next frame starts at the beginning of the scan line of
+ *    that write.  The frame buffer holds scan lines `ystart` to
+ *    `ystart + height - 1` of the frame (34 and 210 by default: ALE's
+ *    getScreen rows), 160 pixels each, palette indices (colour register
+ *    values with bit 0 clear).  Only the beam's path is written: rows the
+ *    frame does not reach keep what the buffer held, as in ALE, which
+ *    alternates two buffers.  Pixels are drawn, and collisions detected,
+ *    only inside those rows and outside VBLANK, as the reference does.
+ *    The first frame after a reset starts drawing at scan line 0 of the
+ *    buffer (a quirk of the reference).
+ *  - Reads.  Collision and input registers return bits 7-6; bits 5-0 are
+ *    0 and the bus fills them with what was last on the data bus (the
+ *    reference does).  INPT4-5 read the fire buttons (bit 7 clear while
+ *    pressed); the input latch of VBLANK bit 6 is not emulated (nor is it
+ *    in the reference).  INPT0-3 read the paddle pots: bit 7 is set once
+ *    the pot's capacitor has charged, a time proportional to the pot's
+ *    resistance after VBLANK bit 7 (dump to ground) was cleared.
  *
  * State is a plain struct: no pointers, so an environment is cloned and
  * restored by copying it, and arrays of it live on a GPU.  The frame buffer
  * is not part of the state: callers pass it (160 x ATARI_FB_LINES palette
- * indices, NTSC palette in atari_palette_ntsc) or NULL to skip drawing
- * (frames that an agent never sees).
+ * indices; row r is getScreen's row r) or NULL to skip drawing (frames
+ * that an agent never sees); collisions and positions are the same either
+ * way.
  *
  * Every function is HOSTDEV: compiled for the CPU and for CUDA devices.
  */
@@ -25,24 +65,71 @@
 
 #define ATARI_SCREEN_WIDTH 160
 #define ATARI_SCREEN_HEIGHT 210	/* the rows ALE's getScreen returns */
-#define ATARI_FB_LINES 320	/* lines kept per frame, from the end of VSYNC */
+#define ATARI_FB_LINES 320	/* rows a frame buffer must have */
+#define ATARI_TIA_YSTART 34	/* first scan line of the screen (default) */
+
+/* Pot resistances for atari_tia_set_pot(), in ohms. */
+#define ATARI_POT_GROUNDED 0		/* reads as charged at once */
+#define ATARI_POT_OPEN 0x7fffffff	/* never charges (a joystick) */
 
 struct atari_tia {
-	/*
-	 * Implementation-defined fields: registers, object positions and
-	 * counters, collision latches, input latches, the line and colour
-	 * clock of the beam, the CPU cycle rendered up to, frame state.
-	 * Must stay pointer-free.
-	 */
 	uint64_t cycle;		/* CPU cycle the TIA has been brought up to */
 	uint32_t frame;		/* frames completed since reset */
 	uint8_t frame_done;	/* set when a frame completed; the caller clears it */
 	uint8_t reserved_[3];
-	/* ... further fields are added by the implementation ... */
+
+	/* Beam and frame, in colour clocks since reset. */
+	uint64_t frame_start;	/* first clock of the frame's scan line 0 */
+	uint64_t start_display;	/* first clock drawn */
+	uint64_t stop_display;	/* clock after the last one drawn */
+	uint64_t last_update;	/* clock rendered up to */
+	uint64_t vsync_finish;	/* VSYNC may end the frame from here on */
+	uint64_t last_hmove;	/* clock of the last HMOVE write */
+	uint64_t frame_cycle0;	/* CPU cycle the frame's cycle count starts at */
+	uint64_t dump_off_cycle; /* CPU cycle VBLANK stopped dumping the pots */
+	uint32_t fb_pos;	/* next pixel written in the frame buffer */
+	uint32_t pf;		/* PF0-2 as 20 bits, in playfield order */
+	uint32_t pot_time[4];	/* charge time of each pot in CPU cycles */
+	uint16_t clocks_to_eol;	/* colour clocks left in the line being drawn */
+	uint16_t ystart, height; /* scan lines of the frame drawn */
+	uint16_t collision;	/* the 15 latches, one bit each */
+	uint8_t pot_mode[4];	/* 0 timed, 1 grounded, 2 open */
+
+	/* Registers. */
+	uint8_t vsync, vblank, nusiz0, nusiz1;
+	uint8_t colup0, colup1, colupf, colubk;
+	uint8_t ctrlpf, refp0, refp1, grp0, grp1, dgrp0, dgrp1;
+	uint8_t enam0, enam1, enabl, denabl;
+	uint8_t hmp0, hmp1, hmm0, hmm1, hmbl;
+	uint8_t vdelp0, vdelp1, vdelbl, resmp0, resmp1;
+
+	/* Objects: positions (0-159) and the state of their drawing. */
+	uint8_t posp0, posp1, posm0, posm1, posbl;
+	uint8_t cur_grp0, cur_grp1;	/* graphics shown, delayed and reflected */
+	uint8_t enabled;	/* objects enabled, TIA_* bits of tia.c */
+	uint8_t p0_skip, p1_skip; /* first copy hidden until the line ends */
+	uint8_t m0_mode;	/* Cosmic Ark bug: 0 normal, 1 wide, 2 hidden */
+	uint8_t cosmic, cosmic_count;
+	uint8_t pf_reflect;	/* reflection the playfield is drawn with */
+	uint8_t hmove_blank;	/* HMOVE bar pending on the line drawn */
+	uint8_t hmove_blanks;	/* HMOVE bars emulated (game setting) */
+	uint8_t dump;		/* VBLANK bit 7: pots grounded */
+	uint8_t fire[2];	/* fire buttons pressed */
+	uint8_t greyed;		/* this frame was greyed out */
+	uint8_t pad_[5];
 };
 
-/* Power-on state. */
+/* Power-on state, at cycle 0, with the default display settings. */
 HOSTDEV void atari_tia_reset(struct atari_tia *t);
+
+/*
+ * Game settings (Stella's Display.YStart, Display.Height and
+ * Emulation.HmoveBlanks properties): the frame buffer shows scan lines
+ * ystart to ystart + height - 1.  Call after atari_tia_reset(); height is
+ * at most ATARI_FB_LINES - ystart.  Returns 0, or -1 when out of range.
+ */
+HOSTDEV int atari_tia_configure(struct atari_tia *t, int ystart, int height,
+				int hmove_blanks);
 
 /* Render up to CPU cycle `cycle` into `fb` (may be NULL). */
 HOSTDEV void atari_tia_sync(struct atari_tia *t, uint64_t cycle, uint8_t *fb);
@@ -56,20 +143,41 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 			     uint64_t cycle, uint8_t *fb);
 
 /*
- * After a write to WSYNC: the CPU cycle at which the CPU resumes (the
- * start of the next scan line).  RDY stays low until then.
+ * After a write to WSYNC at `cycle`: the cycle count once the CPU resumes,
+ * at the start of the next scan line (`cycle` itself when the write falls
+ * on a line start); the next access is at that count + 1.  RDY stays low
+ * until then.  As in the reference, only a write following a read cycle
+ * halts the CPU (the second write of a read-modify-write does not).
  */
 HOSTDEV uint64_t atari_tia_wsync_until(const struct atari_tia *t, uint64_t cycle);
 
 /*
+ * When the CPU ran the reference's per-frame budget of instructions
+ * without completing a frame: ALE then greys out, once, the rows of the
+ * frame the beam has not reached (colour index c becomes (c & 15) >> 1)
+ * and carries on with the same frame.  `cycle` is the current cycle.
+ */
+HOSTDEV void atari_tia_grey_out(struct atari_tia *t, uint64_t cycle, uint8_t *fb);
+
+/*
  * Inputs: the fire buttons (INPT4 player 0, INPT5 player 1; 1 = pressed)
  * and the paddle pots (INPT0-3), given as resistance in the range 0-1 of
- * the full pot; the TIA turns them into the capacitor charge time.
+ * the full pot (1 megohm); the TIA turns them into the capacitor charge
+ * time.  atari_tia_set_pot() takes the resistance in ohms as ALE's paddle
+ * events carry it, ATARI_POT_GROUNDED or ATARI_POT_OPEN (the default: an
+ * unconnected pot, or a joystick, never charges).
  */
 HOSTDEV void atari_tia_set_fire(struct atari_tia *t, int player, int pressed);
 HOSTDEV void atari_tia_set_paddle(struct atari_tia *t, int pot, float resistance);
+HOSTDEV void atari_tia_set_pot(struct atari_tia *t, int pot, int32_t ohms);
 
-/* NTSC palette: index -> 0xRRGGBB, 128 entries indexed by colour >> 1. */
+/*
+ * NTSC palette as ALE converts screens: 0xRRGGBB by colour >> 1 (128
+ * entries), and the grey level of its grayscale observations.  Device
+ * code cannot read the array: it calls the functions, which work in both.
+ */
 extern const uint32_t atari_palette_ntsc[128];
+HOSTDEV uint32_t atari_palette_rgb(uint8_t colour);
+HOSTDEV uint8_t atari_palette_grey(uint8_t colour);
 
 #endif
