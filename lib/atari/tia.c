@@ -49,35 +49,6 @@ static HOSTDEV unsigned dist(unsigned x, unsigned pos)
 	return x >= pos ? x - pos : x + 160 - pos;
 }
 
-/* Graphics bit of a player `d` pixels after its position (double and
- * quad width players start one pixel late). */
-static HOSTDEV unsigned player_bit(unsigned d, unsigned mode, unsigned skip)
-{
-	if (mode == 5 || mode == 7) {
-		unsigned shift = mode == 5 ? 1 : 2;
-
-		if (skip || d == 0 || d > (8u << shift))
-			return 0;
-		return 0x80u >> ((d - 1) >> shift);
-	}
-	unsigned k = d >> 4, r = d & 15;
-
-	if (r >= 8 || !((copies(mode) >> k) & 1) || (k == 0 && skip))
-		return 0;
-	return 0x80u >> r;
-}
-
-static HOSTDEV unsigned missile_on(unsigned d, unsigned nusiz, unsigned m0_mode)
-{
-	unsigned size = (nusiz >> 4) & 3;
-
-	if (m0_mode == 2)
-		return 0;
-	if (m0_mode == 1)
-		size |= 1;
-	return (d & 15) < (1u << size) && ((copies(nusiz & 7) >> (d >> 4)) & 1);
-}
-
 /* Where a player reset lands relative to the copies at the old position:
  * -1 in a copy's 4-pixel start delay, 1 while a copy is drawn, else 0. */
 static HOSTDEV int reset_when(unsigned mode, unsigned oldx, unsigned newx)
@@ -189,28 +160,121 @@ static HOSTDEV uint8_t pixel_colour(const struct atari_tia *t, unsigned en,
 	return c == 0 ? t->colubk : c == 1 ? t->colupf : c == 2 ? t->colup0 : t->colup1;
 }
 
-/* Objects showing at pixel x. */
-static HOSTDEV unsigned objects_at(const struct atari_tia *t, unsigned x)
-{
-	unsigned en = 0;
+/*
+ * The pixels of each object on the current line, as 160-bit masks (bit x
+ * of word x / 64 for pixel x), built for the objects a chunk draws.
+ */
+struct line_masks {
+	uint64_t m[6][3];	/* P0, M0, P1, M1, BL, PF */
+};
 
-	if (t->pf && ((t->pf >> pf_bit(x, t->pf_reflect)) & 1))
-		en |= TIA_PF;
-	if ((t->enabled & TIA_BL) &&
-	    dist(x, t->posbl) < (1u << ((t->ctrlpf >> 4) & 3)))
-		en |= TIA_BL;
-	if (t->cur_grp1 &&
-	    (t->cur_grp1 & player_bit(dist(x, t->posp1), t->nusiz1 & 7, t->p1_skip)))
-		en |= TIA_P1;
-	if ((t->enabled & TIA_M1) && missile_on(dist(x, t->posm1), t->nusiz1, 0))
-		en |= TIA_M1;
-	if (t->cur_grp0 &&
-	    (t->cur_grp0 & player_bit(dist(x, t->posp0), t->nusiz0 & 7, t->p0_skip)))
-		en |= TIA_P0;
-	if ((t->enabled & TIA_M0) &&
-	    missile_on(dist(x, t->posm0), t->nusiz0, t->m0_mode))
-		en |= TIA_M0;
-	return en;
+static HOSTDEV void mask_set(uint64_t *m, unsigned x)
+{
+	if (x >= 160)
+		x -= 160;
+	m[x >> 6] |= 1ull << (x & 63);
+}
+
+static HOSTDEV void mask_run(uint64_t *m, unsigned x, unsigned n)
+{
+	while (n--)
+		mask_set(m, x++);
+}
+
+static HOSTDEV void player_mask(uint64_t *m, unsigned g, unsigned pos, unsigned mode,
+				unsigned skip)
+{
+	if (!g)
+		return;
+	if (mode == 5 || mode == 7) {
+		/* Double and quad width: one copy, starting a pixel late. */
+		unsigned w = mode == 5 ? 2 : 4;
+
+		if (skip)
+			return;
+		for (unsigned r = 0; r < 8; r++)
+			if (g & (0x80u >> r))
+				mask_run(m, pos + 1 + r * w, w);
+		return;
+	}
+	unsigned set = copies(mode);
+
+	for (unsigned k = skip ? 1 : 0; k < 5; k++)
+		if ((set >> k) & 1)
+			for (unsigned r = 0; r < 8; r++)
+				if (g & (0x80u >> r))
+					mask_set(m, pos + 16 * k + r);
+}
+
+static HOSTDEV void missile_mask(uint64_t *m, unsigned pos, unsigned nusiz,
+				 unsigned m0_mode)
+{
+	unsigned size = (nusiz >> 4) & 3, set = copies(nusiz & 7);
+
+	if (m0_mode == 2)
+		return;
+	if (m0_mode == 1)
+		size |= 1;
+	for (unsigned k = 0; k < 5; k++)
+		if ((set >> k) & 1)
+			mask_run(m, pos + 16 * k, 1u << size);
+}
+
+static HOSTDEV void build_masks(const struct atari_tia *t, unsigned objs,
+				struct line_masks *lm)
+{
+	memset(lm, 0, sizeof(*lm));
+	if (objs & TIA_P0)
+		player_mask(lm->m[0], t->cur_grp0, t->posp0, t->nusiz0 & 7, t->p0_skip);
+	if (objs & TIA_M0)
+		missile_mask(lm->m[1], t->posm0, t->nusiz0, t->m0_mode);
+	if (objs & TIA_P1)
+		player_mask(lm->m[2], t->cur_grp1, t->posp1, t->nusiz1 & 7, t->p1_skip);
+	if (objs & TIA_M1)
+		missile_mask(lm->m[3], t->posm1, t->nusiz1, 0);
+	if (objs & TIA_BL)
+		mask_run(lm->m[4], t->posbl, 1u << ((t->ctrlpf >> 4) & 3));
+	if (objs & TIA_PF)
+		for (unsigned x = 0; x < 160; x += 4)
+			if ((t->pf >> pf_bit(x, t->pf_reflect)) & 1)
+				lm->m[5][x >> 6] |= 0xfull << (x & 63);
+}
+
+/* Objects showing at pixel x. */
+static HOSTDEV unsigned mask_objects(const struct line_masks *lm, unsigned x)
+{
+	unsigned w = x >> 6, b = x & 63;
+
+	return (unsigned)((lm->m[0][w] >> b) & 1) |
+		(unsigned)(((lm->m[1][w] >> b) & 1) << 1) |
+		(unsigned)(((lm->m[2][w] >> b) & 1) << 2) |
+		(unsigned)(((lm->m[3][w] >> b) & 1) << 3) |
+		(unsigned)(((lm->m[4][w] >> b) & 1) << 4) |
+		(unsigned)(((lm->m[5][w] >> b) & 1) << 5);
+}
+
+/* Latches set by the objects' pixels in [x, x + n), without drawing. */
+static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
+					unsigned n)
+{
+	uint64_t r[3], a[6][3];
+	uint16_t c = 0;
+
+	for (unsigned w = 0; w < 3; w++) {
+		unsigned lo = 64 * w, hi = lo + 64;
+		unsigned from = x > lo ? x : lo, to = x + n < hi ? x + n : hi;
+
+		r[w] = 0;
+		if (from < to)
+			r[w] = (to - from == 64 ? ~0ull : ((1ull << (to - from)) - 1)) << (from - lo);
+		for (unsigned o = 0; o < 6; o++)
+			a[o][w] = lm->m[o][w] & r[w];
+	}
+	for (unsigned i = 0; i < 6; i++)
+		for (unsigned j = i + 1; j < 6; j++)
+			if ((a[i][0] & a[j][0]) | (a[i][1] & a[j][1]) | (a[i][2] & a[j][2]))
+				c |= collisions((1u << i) | (1u << j));
+	return c;
 }
 
 /* Draw n pixels of the current line from pixel x. */
@@ -252,13 +316,25 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 	}
 	if (!p && (objs & (objs - 1)) == 0)
 		return;		/* one object: nothing to collide, nothing to draw */
-	for (i = 0; i < n; i++) {
-		unsigned en = objects_at(t, x + i);
 
-		t->collision |= collisions(en);
-		if (p)
-			p[i] = pixel_colour(t, en, x + i < 80);
+	struct line_masks lm;
+
+	build_masks(t, objs, &lm);
+	if (!p) {
+		t->collision |= mask_collisions(&lm, x, n);
+		return;
 	}
+	uint64_t seen = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned en = mask_objects(&lm, x + i);
+
+		seen |= 1ull << en;
+		p[i] = pixel_colour(t, en, x + i < 80);
+	}
+	for (unsigned en = 3; en < 64; en++)
+		if ((seen >> en) & 1)
+			t->collision |= collisions(en);
 }
 
 /* What the beam does at the end of each drawn scan line. */
@@ -324,26 +400,38 @@ static HOSTDEV void render(struct atari_tia *t, uint64_t clock, uint8_t *fb)
 	} while (t->last_update < clock);
 }
 
+/* Display window of the frame. */
+static HOSTDEV void set_display(struct atari_tia *t)
+{
+	t->start_display = t->frame_start + (uint64_t)LINE * t->ystart;
+	t->stop_display = t->start_display + (uint64_t)LINE * t->height;
+}
+
 /* Start drawing the next frame; `cycle` ended the previous one. */
 static HOSTDEV void frame_start(struct atari_tia *t, uint64_t cycle)
 {
 	uint64_t clock = 3 * cycle;
 
 	t->frame_start = clock - (clock - t->frame_start) % LINE;
-	t->start_display = t->frame_start + (uint64_t)LINE * t->ystart;
-	t->stop_display = t->start_display + (uint64_t)LINE * t->height;
-	t->last_update = t->start_display;
 	t->clocks_to_eol = LINE;
 	t->fb_pos = 0;
 	t->frame_cycle0 = cycle;
 	t->greyed = 0;
+	t->unfinished = 0;
+	set_display(t);
+	t->last_update = t->start_display;
 	t->frame++;
 	t->frame_done = 1;
 }
 
 HOSTDEV void atari_tia_reset(struct atari_tia *t)
 {
+	/* An unfinished frame survives a reset, as in the reference. */
+	uint8_t unfinished = t->unfinished, greyed = t->greyed;
+
 	memset(t, 0, sizeof(*t));
+	t->unfinished = unfinished;
+	t->greyed = greyed;
 	t->ystart = ATARI_TIA_YSTART;
 	t->height = ATARI_SCREEN_HEIGHT;
 	t->hmove_blanks = 1;
@@ -351,9 +439,11 @@ HOSTDEV void atari_tia_reset(struct atari_tia *t)
 	t->clocks_to_eol = LINE;
 	for (int i = 0; i < 4; i++)
 		t->pot_mode[i] = 2;
-	/* The reset frame draws from scan line 0: last_update stays 0. */
-	t->start_display = (uint64_t)LINE * t->ystart;
-	t->stop_display = t->start_display + (uint64_t)LINE * t->height;
+	set_display(t);
+	/* A new frame draws from its first row; a frame left unfinished
+	 * carries on after the reset from scan line 0 (the reference's
+	 * quirk): rows 0 to ystart - 1 come first. */
+	t->last_update = unfinished ? 0 : t->start_display;
 }
 
 HOSTDEV int atari_tia_configure(struct atari_tia *t, int ystart, int height,
@@ -364,10 +454,12 @@ HOSTDEV int atari_tia_configure(struct atari_tia *t, int ystart, int height,
 	t->ystart = (uint16_t)ystart;
 	t->height = (uint16_t)height;
 	t->hmove_blanks = hmove_blanks != 0;
-	t->start_display = t->frame_start + (uint64_t)LINE * t->ystart;
-	t->stop_display = t->start_display + (uint64_t)LINE * t->height;
-	if (t->frame > 0 && t->last_update < t->start_display)
+	if (t->last_update == t->start_display) {
+		set_display(t);
 		t->last_update = t->start_display;
+	} else {
+		set_display(t);
+	}
 	return 0;
 }
 
@@ -486,7 +578,7 @@ static HOSTDEV void reset_player(struct atari_tia *t, int which, unsigned hpos,
 	*skip = when != -1;
 }
 
-static HOSTDEV void reset_missile_to_player(struct atari_tia *t, unsigned nusiz,
+static HOSTDEV void reset_missile_to_player(unsigned nusiz,
 					     uint8_t posp, uint8_t *posm)
 {
 	unsigned mode = nusiz & 7;
@@ -666,7 +758,7 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 		break;
 	case 0x28:		/* RESMP0 */
 		if (t->resmp0 && !(value & 0x02)) {
-			reset_missile_to_player(t, t->nusiz0, t->posp0, &t->posm0);
+			reset_missile_to_player(t->nusiz0, t->posp0, &t->posm0);
 			t->m0_mode = 0;
 		}
 		t->resmp0 = value & 0x02;
@@ -674,7 +766,7 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 		break;
 	case 0x29:		/* RESMP1 */
 		if (t->resmp1 && !(value & 0x02))
-			reset_missile_to_player(t, t->nusiz1, t->posp1, &t->posm1);
+			reset_missile_to_player(t->nusiz1, t->posp1, &t->posm1);
 		t->resmp1 = value & 0x02;
 		update_enabled(t);
 		break;
@@ -703,6 +795,7 @@ HOSTDEV uint64_t atari_tia_wsync_until(const struct atari_tia *t, uint64_t cycle
 
 HOSTDEV void atari_tia_grey_out(struct atari_tia *t, uint64_t cycle, uint8_t *fb)
 {
+	t->unfinished = 1;
 	if (t->greyed)
 		return;
 	t->greyed = 1;

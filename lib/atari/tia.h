@@ -34,11 +34,20 @@
  *    `ystart + height - 1` of the frame (34 and 210 by default: ALE's
  *    getScreen rows), 160 pixels each, palette indices (colour register
  *    values with bit 0 clear).  Only the beam's path is written: rows the
- *    frame does not reach keep what the buffer held, as in ALE, which
- *    alternates two buffers.  Pixels are drawn, and collisions detected,
- *    only inside those rows and outside VBLANK, as the reference does.
- *    The first frame after a reset starts drawing at scan line 0 of the
- *    buffer (a quirk of the reference).
+ *    frame does not reach keep what the buffer held.  ALE keeps two
+ *    buffers, clears both at every reset and starts each new frame (after
+ *    a completed one, or after a reset) in the other one; a frame left
+ *    unfinished (atari_tia_grey_out) carries on in the same buffer, even
+ *    across a reset, and then draws from scan line 0 (row r is scan line
+ *    r: the reference's quirk).  Pixels are drawn, and collisions
+ *    detected, only inside the drawn rows and outside VBLANK, as the
+ *    reference does.
+ *  - Display settings per game (Stella's properties as ALE ships them):
+ *    YStart 40 for Q*bert, 30 for Up'n Down, 26 for Carnival (Height 214)
+ *    and Pooyan (Height 220); Height 230 for Journey Escape; HMOVE bars
+ *    off for Asteroids, Battle Zone, Dark Chambers and Ms. Pac-Man; the
+ *    other Atari-57 games use the defaults (ALE's screen is then 210 rows,
+ *    otherwise `height` rows).
  *  - Reads.  Collision and input registers return bits 7-6; bits 5-0 are
  *    0 and the bus fills them with what was last on the data bus (the
  *    reference does).  INPT4-5 read the fire buttons (bit 7 clear while
@@ -116,10 +125,15 @@ struct atari_tia {
 	uint8_t dump;		/* VBLANK bit 7: pots grounded */
 	uint8_t fire[2];	/* fire buttons pressed */
 	uint8_t greyed;		/* this frame was greyed out */
-	uint8_t pad_[5];
+	uint8_t unfinished;	/* the frame ran out of instructions */
+	uint8_t pad_[4];
 };
 
-/* Power-on state, at cycle 0, with the default display settings. */
+/*
+ * Power-on state, at cycle 0, with the default display settings.  Whether
+ * the frame in progress was left unfinished survives (see Frames above):
+ * `t` must be zeroed, or reset before, the first time.
+ */
 HOSTDEV void atari_tia_reset(struct atari_tia *t);
 
 /*

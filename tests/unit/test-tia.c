@@ -505,6 +505,36 @@ static void test_no_fb_same_state(void)
 	TEST_OK(memcmp(&with, &without, sizeof(with)) == 0, "fb NULL: same state");
 }
 
+static void test_unfinished_frames(void)
+{
+	fresh();
+	memset(fb, 0x1e, sizeof(fb));
+	atari_tia_grey_out(&tia, at(Y0 + 10, 5), fb);
+	TEST_OK(px(9, 0) == 0x1e && px(10, 0) == 0x07 && px(209, 159) == 0x07,
+		"grey_out: rows not reached become (c & 15) >> 1");
+	atari_tia_grey_out(&tia, at(Y0 + 20, 5), fb);
+	TEST_EQ_LONG(px(10, 0), 0x07, "grey_out: once per frame");
+	TEST_EQ_LONG(tia.unfinished, 1, "grey_out: frame marked unfinished");
+
+	/* A reset then carries on with the unfinished frame from scan line 0:
+	 * row r shows scan line r. */
+	atari_tia_reset(&tia);
+	base = 0;
+	wr(COLUBK, 0x44, 3, 0);
+	finish_row(0);
+	TEST_OK(px(3, 0) == 0x44 && px(Y0, 0) == 0x44 && px(Y0 + 1, 0) == 0x07,
+		"reset after an unfinished frame: drawn from line 0");
+	atari_tia_write(&tia, VSYNC, 2, at(10, 0), fb);
+	atari_tia_write(&tia, VSYNC, 0, at(11, 0), fb);
+	TEST_EQ_LONG(tia.unfinished, 0, "frame end: no longer unfinished");
+	atari_tia_reset(&tia);
+	memset(fb, 0xff, sizeof(fb));
+	wr(COLUBK, 0x44, 3, 0);
+	finish_row(0);
+	TEST_OK(px(0, 0) == 0x44 && px(1, 0) == 0xff,
+		"reset after a complete frame: first row is line ystart");
+}
+
 static void test_palette(void)
 {
 	TEST_EQ_LONG(atari_palette_rgb(0x00), 0x000000, "palette: black");
@@ -530,6 +560,7 @@ int main(void)
 	test_priority();
 	test_inputs();
 	test_no_fb_same_state();
+	test_unfinished_frames();
 	test_palette();
 	printf("# sizeof(struct atari_tia) = %zu\n", sizeof(struct atari_tia));
 	return test_done();
