@@ -11,6 +11,8 @@ enum {
 #define A(x) (1u << ATARI_##x)
 #define ALL_ACTIONS ((1u << ATARI_ACTIONS) - 1)
 #define NO_MODE -1, 0, -1, 0, 0
+/* MD5 of share/roms/catch.bin as the build assembles it (a test checks it). */
+#define CATCH_MD5 "0d86d32974ce16f76406c387ec5b95e1"
 
 /* name, title, md5, id, cart, controller, right paddles, power-on frames,
  * ystart, height, minimal set, start actions, count, mode selection,
@@ -21,53 +23,57 @@ const struct atari_game atari_games[] = {
 	{ "pong", "Video Olympics (Pong)", "60e0ea3cbe0913d39803477945e9e5ec", G_PONG, 0,
 	  ATARI_PADDLES_SWAPPED, 1, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), { 0 }, 0,
-	  0x96, 0, -1, 0, 2, 0, 0, 0 },
+	  0x96, 0, -1, 0, 2, 0, 1, 0 },
 	{ "breakout", "Breakout", "f34f08e5eb96e500e851a80be3277a56", G_BREAKOUT, 0,
 	  ATARI_PADDLES, 1, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), { 0 }, 0, 0xb2, 0, -1, 0, 1, 5, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), { 0 }, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0 },
 	{ "space_invaders", "Space Invaders", "72ffbef6504b75e69ee1045af9075f66",
 	  G_SPACE_INVADERS, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), { 0 }, 0,
-	  0xdc, 0, -1, 0, 2, 3, 0, 0 },
+	  0xdc, 0, -1, 0, 2, 3, 1, 0 },
 	{ "seaquest", "Seaquest", "240bfbac5163af4df5ae713985386f92", G_SEAQUEST, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, NO_MODE, 4, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, NO_MODE, 4, 1, 0 },
 	{ "qbert", "Q*bert", "484b0076816a104875e00467d431c2d2", G_QBERT, 0,
 	  ATARI_JOYSTICK, 0, 60, 40, 210,
-	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), { 0 }, 0, NO_MODE, 4, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), { 0 }, 0, NO_MODE, 4, 1, 0 },
 	{ "beam_rider", "Beamrider", "79ab4123a83dc11d468fb2108ea09e2e", G_BEAM_RIDER, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPRIGHT) | A(UPLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), { ATARI_RIGHT }, 1, NO_MODE, 3, 0, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), { ATARI_RIGHT }, 1, NO_MODE, 3, 1, 0 },
 	{ "enduro", "Enduro", "94b92a882f6dbaa6993a46e2dcc58402", G_ENDURO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) | A(DOWNLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), { ATARI_FIRE }, 1, NO_MODE, 0, 0, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), { ATARI_FIRE }, 1, NO_MODE, 0, 1, 0 },
 	{ "ms_pacman", "Ms. Pac-Man", "87e79cd41ce136fd4f72cc6e2c161bee", G_MS_PACMAN, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), { 0 }, 0, 0x99, 1, 0xa1, 1, 10, 3, 0, 1 },
+	  A(DOWNRIGHT) | A(DOWNLEFT), { 0 }, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1 },
 	{ "asterix", "Asterix", "89a68746eff7f266bbf08de2483abe55", G_ASTERIX, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), { ATARI_FIRE }, 1, NO_MODE, 3, 0, 0 },
+	  A(DOWNRIGHT) | A(DOWNLEFT), { ATARI_FIRE }, 1, NO_MODE, 3, 1, 0 },
 	{ "boxing", "Boxing", "c3ef5c4653212088eda54dc91d787870", G_BOXING, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, NO_MODE, 0, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, NO_MODE, 0, 1, 0 },
 	{ "freeway", "Freeway", "8e0ab801b1705a740b476b7f588c6d16", G_FREEWAY, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), { 0 }, 0,
-	  0x80, 0, -1, 0, 1, 0, 0, 0 },
+	  0x80, 0, -1, 0, 1, 0, 1, 0 },
 	{ "asteroids", "Asteroids", "ccbd36746ed4525821a8083b0d6d2c2c", G_ASTEROIDS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	  A(UPLEFT) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) |
-	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), { 0 }, 0, 0x80, 0, -1, 0, 2, 4, 0, 1 },
+	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), { 0 }, 0, 0x80, 0, -1, 0, 2, 4, 1, 1 },
 	{ "atlantis", "Atlantis", "9ad36e699ef6f45d9eb6c4cf90475c9f", G_ATLANTIS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), { 0 }, 0, 0x8d, 0, -1, 0, 2, 6, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), { 0 }, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0 },
 	{ "frostbite", "Frostbite", "4ca73eb959299471788f0b685c3ba0b5", G_FROSTBITE, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, 0x80, 0, -1, 0, 1, 4, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, 0x80, 0, -1, 0, 1, 4, 1, 0 },
 	{ "montezuma_revenge", "Montezuma's Revenge", "3347a6dd59049b15a38394aa2dafa585",
 	  G_MONTEZUMA, 0, ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, NO_MODE,
-	  6, 0, 0 },
+	  6, 1, 0 },
+	/* The project's own game (share/roms/catch.asm): no ALE reference. */
+	{ "catch", "Catch (rlkit homebrew)", CATCH_MD5, G_HOMEBREW, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), { 0 }, 0, NO_MODE,
+	  3, -1, 0 },
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -273,6 +279,11 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		v = RAM(0xba);
 		s->terminal = v == 0 && RAM(0xfe) == 0x60;
 		s->lives = (v & 7) + 1;
+		break;
+	case G_HOMEBREW:
+		set_score(s, bcd1(ram, 0x80));
+		s->lives = RAM(0x81);
+		s->terminal = RAM(0x82) == 0xff;
 		break;
 	default:
 		s->reward = 0;

@@ -61,7 +61,7 @@ struct atari_game {
 	 */
 	int mode_addr, mode_value, mode_addr2, mode_value2, select_frames;
 	int lives_at_reset;	/* lives before the first frame of an episode */
-	int verified;		/* passes the ALE parity test */
+	int verified;		/* 1 passes the ALE parity test, 0 not yet, -1 no ALE reference */
 	int no_hmove_blanks;	/* HMOVE does not blank the line start (Stella property) */
 };
 

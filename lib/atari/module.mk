@@ -1,3 +1,16 @@
 # lib/atari: Atari 2600 emulator core (6502, TIA, RIOT, cartridges), game
 # settings, ALE environment semantics, batched environments, CUDA kernels.
 LIB_SRCS += $(wildcard lib/atari/*.c)
+DEB_PACKAGES += dasm
+
+# The project's own ROM, assembled from share/roms/catch.asm.
+ATARI_ROMS := $(O)/share/roms/catch.bin
+EXTRA_TARGETS += $(ATARI_ROMS)
+
+$(O)/share/roms/%.bin: share/roms/%.asm
+	@mkdir -p $(@D)
+	$(quiet) DASM $@
+	$(Q)dasm $< -f3 -o$@.tmp >/dev/null && mv $@.tmp $@
+
+INSTALL_DATA_EXTRA += install -d '$(DESTDIR)$(DATADIR)/rlkit/roms' && install -m 644 $(ATARI_ROMS) '$(DESTDIR)$(DATADIR)/rlkit/roms';
+LIB_EXTRA_LIBS += -ldl
