@@ -14,3 +14,4 @@ $(O)/share/roms/%.bin: share/roms/%.asm
 
 INSTALL_DATA_EXTRA += install -d '$(DESTDIR)$(DATADIR)/rlkit/roms' && install -m 644 $(ATARI_ROMS) '$(DESTDIR)$(DATADIR)/rlkit/roms';
 LIB_EXTRA_LIBS += -ldl
+PIP_PACKAGES += ale-py

@@ -1,0 +1,59 @@
+#!/usr/bin/env bats
+# Parity with ALE: for every supported game, 3,000 frames of random actions
+# from the minimal action set, traced by cule-bench and by ale-py
+# (share/ale-trace.py), must agree on every column of every frame.  The
+# ROMs come from ale-py; a game whose ROM is missing is skipped.
+
+load helpers
+
+FRAMES=3000
+
+# compare_with_ale GAME: trace both, name the first differing frame and column.
+compare_with_ale() {
+	local game=$1 roms rom
+	skip_unless_python ale_py
+	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	rom="$roms/$game.bin"
+	[ -f "$rom" ] || skip "ale-py has no ROM $game.bin"
+	cule-bench trace --rom "$rom" --game "$game" --frames "$FRAMES" --seed 7 > ours.csv
+	tail -n +2 ours.csv | cut -d, -f2 > actions.txt
+	python3 "$TOP/share/ale-trace.py" --rom "$rom" --actions actions.txt --seed 7 > ale.csv
+	[ "$(wc -l < ale.csv)" -eq $((FRAMES + 1)) ] || fail "ale-trace.py wrote $(wc -l < ale.csv) lines"
+	if ! cmp -s ours.csv ale.csv; then
+		paste -d'\n' ours.csv ale.csv | awk -F, '
+			NR % 2 == 1 { split($0, a, ","); next }
+			{ n = split($0, b, ",")
+			  split("frame,action,reward,terminal,lives,ram,screen_md5", col, ",")
+			  for (i = 1; i <= n; i++) if (a[i] != b[i]) {
+				print "first difference: frame " b[1] ", column " col[i] ": ours " a[i] ", ALE " b[i]
+				exit } }'
+		fail "$game differs from ALE"
+	fi
+}
+
+@test "trace --game pong: identical to ALE for 3,000 frames" { compare_with_ale pong; }
+@test "trace --game breakout: identical to ALE for 3,000 frames" { compare_with_ale breakout; }
+@test "trace --game space_invaders: identical to ALE for 3,000 frames" { compare_with_ale space_invaders; }
+@test "trace --game seaquest: identical to ALE for 3,000 frames" { compare_with_ale seaquest; }
+@test "trace --game qbert: identical to ALE for 3,000 frames" { compare_with_ale qbert; }
+@test "trace --game beam_rider: identical to ALE for 3,000 frames" { compare_with_ale beam_rider; }
+@test "trace --game enduro: identical to ALE for 3,000 frames" { compare_with_ale enduro; }
+@test "trace --game ms_pacman: identical to ALE for 3,000 frames" { compare_with_ale ms_pacman; }
+@test "trace --game asterix: identical to ALE for 3,000 frames" { compare_with_ale asterix; }
+@test "trace --game boxing: identical to ALE for 3,000 frames" { compare_with_ale boxing; }
+@test "trace --game freeway: identical to ALE for 3,000 frames" { compare_with_ale freeway; }
+@test "trace --game asteroids: identical to ALE for 3,000 frames" { compare_with_ale asteroids; }
+@test "trace --game atlantis: identical to ALE for 3,000 frames" { compare_with_ale atlantis; }
+@test "trace --game frostbite: identical to ALE for 3,000 frames" { compare_with_ale frostbite; }
+@test "trace --game montezuma_revenge: identical to ALE for 3,000 frames" { compare_with_ale montezuma_revenge; }
+
+@test "trace: the parity table of the man page lists exactly the games that claim parity" {
+	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)
+	got=$(awk '/^\.Sh SUPPORTED GAMES/ { on = 1 } /^\.El/ { on = 0 }
+		on && /^\.It [a-z_]+ Ta / { print $2 }' "$TOP/man/man1/cule-bench.1" | sort)
+	[ "$got" = "$want" ] || fail "man page: $got
+games: $want"
+	for g in $want; do
+		grep -q "compare_with_ale $g;" "$BATS_TEST_FILENAME" || fail "no parity test for $g"
+	done
+}
