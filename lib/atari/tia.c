@@ -253,13 +253,9 @@ static HOSTDEV unsigned mask_objects(const struct line_masks *lm, unsigned x)
 		(unsigned)(((lm->m[5][w] >> b) & 1) << 5);
 }
 
-/* Latches set by the objects' pixels in [x, x + n), without drawing. */
-static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
-					unsigned n)
+/* Pixels [x, x + n) of a line as a 160-bit mask. */
+static HOSTDEV void range_mask(unsigned x, unsigned n, uint64_t r[3])
 {
-	uint64_t r[3], a[6][3];
-	uint16_t c = 0;
-
 	for (unsigned w = 0; w < 3; w++) {
 		unsigned lo = 64 * w, hi = lo + 64;
 		unsigned from = x > lo ? x : lo, to = x + n < hi ? x + n : hi;
@@ -267,14 +263,67 @@ static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
 		r[w] = 0;
 		if (from < to)
 			r[w] = (to - from == 64 ? ~0ull : ((1ull << (to - from)) - 1)) << (from - lo);
+	}
+}
+
+static HOSTDEV unsigned lowest_bit(uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+	return (unsigned)__ffsll((long long)v) - 1;
+#else
+	return (unsigned)__builtin_ctzll(v);
+#endif
+}
+
+/* Latches set by the objects' pixels in [x, x + n), without drawing. */
+static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
+					unsigned n)
+{
+	uint64_t r[3], a[6][3];
+	uint16_t c = 0;
+
+	range_mask(x, n, r);
+	for (unsigned w = 0; w < 3; w++)
 		for (unsigned o = 0; o < 6; o++)
 			a[o][w] = lm->m[o][w] & r[w];
-	}
 	for (unsigned i = 0; i < 6; i++)
 		for (unsigned j = i + 1; j < 6; j++)
 			if ((a[i][0] & a[j][0]) | (a[i][1] & a[j][1]) | (a[i][2] & a[j][2]))
 				c |= collisions((1u << i) | (1u << j));
 	return c;
+}
+
+/* Draw the objects' pixels in [x, x + n) over the background at p. */
+static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
+			      unsigned x, unsigned n, uint8_t *p)
+{
+	uint64_t r[3], seen = 0;
+	unsigned last = 64, last_left = 2;
+	uint8_t colour = 0;
+
+	memset(p, t->colubk, n);
+	range_mask(x, n, r);
+	for (unsigned w = 0; w < 3; w++) {
+		uint64_t bits = (lm->m[0][w] | lm->m[1][w] | lm->m[2][w] | lm->m[3][w] |
+				 lm->m[4][w] | lm->m[5][w]) & r[w];
+
+		while (bits) {
+			unsigned px = 64 * w + lowest_bit(bits);
+			unsigned en = mask_objects(lm, px), left = px < 80;
+
+			bits &= bits - 1;
+			seen |= 1ull << en;
+			if (en != last || left != last_left) {
+				colour = pixel_colour(t, en, left);
+				last = en;
+				last_left = left;
+			}
+			p[px - x] = colour;
+		}
+	}
+	for (unsigned en = 3; en < 64; en++)
+		if ((seen >> en) & 1)
+			t->collision |= collisions(en);
 }
 
 /* Draw n pixels of the current line from pixel x. */
@@ -320,21 +369,10 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 	struct line_masks lm;
 
 	build_masks(t, objs, &lm);
-	if (!p) {
+	if (p)
+		mask_draw(t, &lm, x, n, p);
+	else
 		t->collision |= mask_collisions(&lm, x, n);
-		return;
-	}
-	uint64_t seen = 0;
-
-	for (i = 0; i < n; i++) {
-		unsigned en = mask_objects(&lm, x + i);
-
-		seen |= 1ull << en;
-		p[i] = pixel_colour(t, en, x + i < 80);
-	}
-	for (unsigned en = 3; en < 64; en++)
-		if ((seen >> en) & 1)
-			t->collision |= collisions(en);
 }
 
 /* What the beam does at the end of each drawn scan line. */
