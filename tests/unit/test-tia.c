@@ -380,6 +380,62 @@ static void test_hmove(void)
 	TEST_EQ_LONG(atari_tia_configure(&tia, 200, 200, 1), -1, "configure: too many rows refused");
 }
 
+/* The quirks of the reference that games depend on. */
+static void test_quirks(void)
+{
+	/* "Cosmic Ark" starfield: HMM0 from 7 to 6 21 cycles after HMOVE
+	 * makes missile 0 jump 33, 0, 17, 18 pixels left on successive
+	 * lines, doubled in width, hidden, then normal. */
+	fresh();
+	wr(COLUP0, 0x44, Y0, 0);
+	wr(RESM0, 0, Y0, 40);		/* clock 120: 56 */
+	wr(ENAM0, 0x02, Y0, 41);
+	wr(HMM0, 0x70, Y0, 42);
+	wr(HMOVE, 0, Y0, 45);		/* mid-line: no motion */
+	wr(HMM0, 0x60, Y0, 66);
+	TEST_EQ_LONG(tia.cosmic, 1, "HMM0 Cosmic Ark: bug enabled");
+	finish_row(3);
+	TEST_OK(px(1, 23) == 0x44 && px(1, 24) == 0x44 && count(1, 0x44) == 2,
+		"HMM0 Cosmic Ark: 33 left, two pixels wide");
+	TEST_EQ_LONG(count(2, 0x44), 0, "HMM0 Cosmic Ark: hidden on the next line");
+	TEST_OK(px(3, 6) == 0x44 && count(3, 0x44) == 1, "HMM0 Cosmic Ark: then 17 left, normal");
+	wr(HMOVE, 0, Y0 + 4, 45);
+	TEST_EQ_LONG(tia.cosmic, 0, "HMOVE: ends the Cosmic Ark motion");
+
+	/* RESBL 18 cycles after HMOVE at pixel clock 60: position 10. */
+	fresh();
+	wr(HMOVE, 0, Y0, 2);
+	wr(RESBL, 0, Y0, 20);
+	TEST_EQ_LONG(tia.posbl, 10, "RESBL 18 cycles after HMOVE: the reference's position 10");
+	wr(RESBL, 0, Y0 + 1, 20);
+	TEST_EQ_LONG(tia.posbl, 2, "RESBL in blank otherwise: position 2");
+
+	/* HMOVE at cycle 75 blanks the start of the next line. */
+	fresh();
+	wr(COLUBK, 0x0e, Y0, 0);
+	wr(HMOVE, 0, Y0, 75);
+	finish_row(1);
+	TEST_EQ_LONG(count(0, 0), 0, "HMOVE at cycle 75: no bar on its own line");
+	TEST_OK(count(1, 0) == 8 && px(1, 7) == 0, "HMOVE at cycle 75: bar on the next line");
+
+	/* Late HMOVE, cycle 55: only HMxx 7 moves, one pixel left. */
+	fresh();
+	wr(RESP0, 0, Y0, 30);
+	wr(RESP1, 0, Y0, 30);
+	wr(HMP0, 0x70, Y0, 40);
+	wr(HMP1, 0x60, Y0, 41);
+	wr(HMOVE, 0, Y0, 55);
+	TEST_OK(tia.posp0 == 26 && tia.posp1 == 27, "HMOVE at cycle 55: partial motion (%d %d)",
+		tia.posp0, tia.posp1);
+
+	/* A taller display window (Stella's Display.Height). */
+	fresh();
+	TEST_EQ_LONG(atari_tia_configure(&tia, 26, 220, 1), 0, "configure: YStart 26, Height 220");
+	wr(COLUBK, 0x44, 26 + 219, 0);
+	atari_tia_sync(&tia, at(26 + 220, 0), fb);
+	TEST_OK(px(219, 0) == 0x44 && px(220, 0) == 0xff, "configure: 220 rows drawn, no more");
+}
+
 static void test_collisions(void)
 {
 	fresh();
@@ -556,6 +612,7 @@ int main(void)
 	test_vdel();
 	test_missiles_and_ball();
 	test_hmove();
+	test_quirks();
 	test_collisions();
 	test_priority();
 	test_inputs();
