@@ -561,6 +561,51 @@ static void test_no_fb_same_state(void)
 	TEST_OK(memcmp(&with, &without, sizeof(with)) == 0, "fb NULL: same state");
 }
 
+/* Random register traffic with every display window shape: the TIA stays
+ * inside the frame buffer (the sanitizers watch) and keeps its invariants. */
+static void test_random_traffic(void)
+{
+	static const int windows[][2] = {
+		{34, 210}, {0, 320}, {40, 210}, {26, 220}, {319, 1}, {0, 1},
+	};
+	uint32_t seed = 99;
+	int ok = 1, frames = 0;
+
+	for (unsigned w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+		uint64_t c = 0;
+
+		memset(&tia, 0, sizeof(tia));
+		atari_tia_reset(&tia);
+		if (atari_tia_configure(&tia, windows[w][0], windows[w][1], (int)(w & 1)) < 0)
+			ok = 0;
+		for (int i = 0; i < 40000; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* Mostly a few cycles apart, sometimes thousands. */
+			c += (seed >> 28) == 0 ? (seed >> 12) & 0x3fff : 1 + ((seed >> 24) & 7);
+			unsigned op = (seed >> 8) & 0x7f;
+
+			if (op < 0x2d)
+				atari_tia_write(&tia, (uint16_t)op, (uint8_t)(seed >> 16), c, fb);
+			else if (op < 0x40)
+				(void)atari_tia_read(&tia, (uint16_t)op, c, fb);
+			else if (op == 0x40)
+				atari_tia_grey_out(&tia, c, fb);
+			else if (op == 0x41)
+				atari_tia_set_pot(&tia, (int)(seed >> 20) & 3, (int32_t)(seed >> 9));
+			else
+				atari_tia_sync(&tia, c, fb);
+			if (tia.posp0 >= 160 || tia.posp1 >= 160 || tia.posm0 >= 160 ||
+			    tia.posm1 >= 160 || tia.posbl >= 160 ||
+			    tia.fb_pos > ATARI_SCREEN_WIDTH * ATARI_FB_LINES)
+				ok = 0;
+			frames += tia.frame_done;
+			tia.frame_done = 0;
+		}
+	}
+	TEST_OK(ok, "random traffic: positions and frame buffer stay in range");
+	TEST_OK(frames > 100, "random traffic: frames completed (%d)", frames);
+}
+
 static void test_unfinished_frames(void)
 {
 	fresh();
@@ -617,6 +662,7 @@ int main(void)
 	test_priority();
 	test_inputs();
 	test_no_fb_same_state();
+	test_random_traffic();
 	test_unfinished_frames();
 	test_palette();
 	printf("# sizeof(struct atari_tia) = %zu\n", sizeof(struct atari_tia));
