@@ -438,6 +438,19 @@ static HOSTDEV void render(struct atari_tia *t, uint64_t clock, uint8_t *fb)
 	} while (t->last_update < clock);
 }
 
+/* Colour clock within the scan line; frame_start is on a line start
+ * (and after a frame ended by a WSYNC write, past the clock of the write). */
+static HOSTDEV unsigned line_clock(const struct atari_tia *t, uint64_t clock)
+{
+	return (unsigned)((clock % LINE + LINE - t->frame_start % LINE) % LINE);
+}
+
+/* Scan line of the frame at `clock`. */
+static HOSTDEV uint64_t frame_line(const struct atari_tia *t, uint64_t clock)
+{
+	return clock > t->frame_start ? (clock - t->frame_start) / LINE : 0;
+}
+
 /* Display window of the frame. */
 static HOSTDEV void set_display(struct atari_tia *t)
 {
@@ -450,7 +463,7 @@ static HOSTDEV void frame_start(struct atari_tia *t, uint64_t cycle)
 {
 	uint64_t clock = 3 * cycle;
 
-	t->frame_start = clock - (clock - t->frame_start) % LINE;
+	t->frame_start = clock - line_clock(t, clock);
 	t->clocks_to_eol = LINE;
 	t->fb_pos = 0;
 	t->frame_cycle0 = cycle;
@@ -647,14 +660,14 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 			     uint64_t cycle, uint8_t *fb)
 {
 	uint64_t clock = 3 * cycle;
-	unsigned hpos = (unsigned)((clock - t->frame_start) % LINE);
+	unsigned hpos = line_clock(t, clock);
 	int frame_end = 0;
 
 	addr &= 0x3f;
 	render(t, clock + (uint64_t)write_delay(addr, hpos), fb);
 	if (cycle > t->cycle)
 		t->cycle = cycle;
-	if ((clock - t->frame_start) / LINE > MAX_LINES)
+	if (frame_line(t, clock) > MAX_LINES)
 		frame_end = 1;
 
 	switch (addr) {
@@ -820,13 +833,15 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 	default:		/* WSYNC (the bus halts the CPU), RSYNC, audio */
 		break;
 	}
+	/* The next frame starts where the CPU resumes: after the halt when
+	 * the write that ended the frame was to WSYNC. */
 	if (frame_end)
-		frame_start(t, cycle);
+		frame_start(t, addr == 0x02 ? atari_tia_wsync_until(t, cycle) : cycle);
 }
 
 HOSTDEV uint64_t atari_tia_wsync_until(const struct atari_tia *t, uint64_t cycle)
 {
-	uint64_t into = (cycle - t->frame_start / 3) % 76;
+	uint64_t into = line_clock(t, 3 * cycle) / 3;
 
 	return into ? cycle + 76 - into : cycle;
 }
@@ -839,7 +854,7 @@ HOSTDEV void atari_tia_grey_out(struct atari_tia *t, uint64_t cycle, uint8_t *fb
 	t->greyed = 1;
 	if (!fb)
 		return;
-	uint64_t line = (3 * cycle - t->frame_start) / LINE;
+	uint64_t line = frame_line(t, 3 * cycle);
 
 	if (line < t->ystart)
 		line = t->ystart;

@@ -113,6 +113,16 @@ static void test_frames(void)
 	atari_tia_write(&tia, COLUBK, 0, 376 + 76 * 291 + 3, NULL);
 	TEST_EQ_LONG(tia.frame_done, 1, "290 lines: a write past line 290 ends the frame");
 	TEST_EQ_LONG(tia.frame, 2, "290 lines: frame counted");
+
+	/* Ended by a WSYNC write: the next frame starts where the CPU
+	 * resumes, on the next line, and WSYNC still waits for it. */
+	uint64_t c = tia.frame_start / 3 + 76 * 295 + 20;
+
+	tia.frame_done = 0;
+	atari_tia_write(&tia, WSYNC, 0, c, NULL);
+	TEST_EQ_LONG(tia.frame_done, 1, "290 lines: a WSYNC write past line 290 ends the frame");
+	TEST_EQ_LONG(tia.frame_start, 3 * (c + 56), "290 lines: next frame from the line after WSYNC");
+	TEST_EQ_LONG(atari_tia_wsync_until(&tia, c), c + 56, "290 lines: WSYNC resumes at that line");
 }
 
 static void test_wsync(void)
