@@ -30,7 +30,9 @@
  *    after it was turned on, or when a register is written more than 290
  *    scan lines into the frame; frame_done is then set and `frame`
  *    counted.  The next frame starts at the beginning of the scan line of
- *    that write.  The frame buffer holds scan lines `ystart` to
+ *    that write (of the line the CPU resumes on when the write was to
+ *    WSYNC: the reference starts it from the cycle count after the
+ *    instruction).  The frame buffer holds scan lines `ystart` to
  *    `ystart + height - 1` of the frame (34 and 210 by default: ALE's
  *    getScreen rows), 160 pixels each, palette indices (colour register
  *    values with bit 0 clear).  Only the beam's path is written: rows the
