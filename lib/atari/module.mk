@@ -15,3 +15,19 @@ $(O)/share/roms/%.bin: share/roms/%.asm
 INSTALL_DATA_EXTRA += install -d '$(DESTDIR)$(DATADIR)/rlkit/roms' && install -m 644 $(ATARI_ROMS) '$(DESTDIR)$(DATADIR)/rlkit/roms';
 LIB_EXTRA_LIBS += -ldl
 PIP_PACKAGES += ale-py
+
+# The CUDA backend: a plug-in cule-bench loads at run time (atari/cuda.h).
+ifeq ($(HAVE_CUDA),1)
+ATARI_CUDA_PLUGIN := $(O)/lib/rlkit/rlkit-atari-cuda.so
+EXTRA_TARGETS += $(ATARI_CUDA_PLUGIN)
+
+$(ATARI_CUDA_PLUGIN): lib/atari/cuda/plugin.cu $(wildcard lib/atari/*.c lib/atari/*.h) $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) NVCC $@
+	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC,-fvisibility=hidden -shared -Ilib -o $@.tmp.so $< && \
+		mv $@.tmp.so $@
+
+INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
+	install -m 755 $(ATARI_CUDA_PLUGIN) '$(DESTDIR)$(LIBDIR)/rlkit/';
+UNINSTALL_EXTRA += rm -f '$(DESTDIR)$(LIBDIR)/rlkit/rlkit-atari-cuda.so';
+endif
