@@ -20,6 +20,7 @@
 #define HBLANK 68
 #define LINE 228
 #define MAX_LINES 290		/* NTSC: a write past this line ends the frame */
+#define MAX_LINES_PAL 342
 #define NO_CLOCK UINT64_MAX
 #define FB_SIZE (ATARI_SCREEN_WIDTH * ATARI_FB_LINES)
 
@@ -463,7 +464,18 @@ static HOSTDEV void frame_start(struct atari_tia *t, uint64_t cycle)
 {
 	uint64_t clock = 3 * cycle;
 
+	t->frame_lines = (uint16_t)frame_line(t, clock);
 	t->frame_start = clock - line_clock(t, clock);
+	if (t->pal) {
+		/* Colour loss follows the parity of the last frame's lines. */
+		uint8_t loss = t->frame_lines & 1;
+
+		t->colour_loss = loss;
+		t->colup0 = (uint8_t)((t->colup0 & 0xfe) | loss);
+		t->colup1 = (uint8_t)((t->colup1 & 0xfe) | loss);
+		t->colupf = (uint8_t)((t->colupf & 0xfe) | loss);
+		t->colubk = (uint8_t)((t->colubk & 0xfe) | loss);
+	}
 	t->clocks_to_eol = LINE;
 	t->fb_pos = 0;
 	t->frame_cycle0 = cycle;
@@ -478,11 +490,12 @@ static HOSTDEV void frame_start(struct atari_tia *t, uint64_t cycle)
 HOSTDEV void atari_tia_reset(struct atari_tia *t)
 {
 	/* An unfinished frame survives a reset, as in the reference. */
-	uint8_t unfinished = t->unfinished, greyed = t->greyed;
+	uint8_t unfinished = t->unfinished, greyed = t->greyed, pal = t->pal;
 
 	memset(t, 0, sizeof(*t));
 	t->unfinished = unfinished;
 	t->greyed = greyed;
+	t->pal = pal;
 	t->ystart = ATARI_TIA_YSTART;
 	t->height = ATARI_SCREEN_HEIGHT;
 	t->hmove_blanks = 1;
@@ -512,6 +525,18 @@ HOSTDEV int atari_tia_configure(struct atari_tia *t, int ystart, int height,
 		set_display(t);
 	}
 	return 0;
+}
+
+HOSTDEV void atari_tia_set_format(struct atari_tia *t, int pal)
+{
+	t->pal = pal != 0;
+	if (!t->pal)
+		t->colour_loss = 0;
+}
+
+HOSTDEV uint32_t atari_tia_scanline(const struct atari_tia *t, uint64_t cycle)
+{
+	return (uint32_t)frame_line(t, 3 * cycle);
 }
 
 HOSTDEV void atari_tia_sync(struct atari_tia *t, uint64_t cycle, uint8_t *fb)
@@ -667,7 +692,7 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 	render(t, clock + (uint64_t)write_delay(addr, hpos), fb);
 	if (cycle > t->cycle)
 		t->cycle = cycle;
-	if (frame_line(t, clock) > MAX_LINES)
+	if (frame_line(t, clock) > (t->pal ? MAX_LINES_PAL : MAX_LINES))
 		frame_end = 1;
 
 	switch (addr) {
@@ -698,10 +723,10 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 		t->nusiz1 = value;
 		t->p1_skip = 0;
 		break;
-	case 0x06: t->colup0 = value & 0xfe; break;
-	case 0x07: t->colup1 = value & 0xfe; break;
-	case 0x08: t->colupf = value & 0xfe; break;
-	case 0x09: t->colubk = value & 0xfe; break;
+	case 0x06: t->colup0 = (uint8_t)((value & 0xfe) | t->colour_loss); break;
+	case 0x07: t->colup1 = (uint8_t)((value & 0xfe) | t->colour_loss); break;
+	case 0x08: t->colupf = (uint8_t)((value & 0xfe) | t->colour_loss); break;
+	case 0x09: t->colubk = (uint8_t)((value & 0xfe) | t->colour_loss); break;
 	case 0x0a:		/* CTRLPF */
 		t->ctrlpf = value;
 		if (hpos < HBLANK + 79)

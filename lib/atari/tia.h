@@ -28,7 +28,7 @@
  *    priority, and the "Cosmic Ark" missile bug behave as in the reference.
  *  - Frames.  A frame ends when VSYNC is turned off at least one scan line
  *    after it was turned on, or when a register is written more than 290
- *    scan lines into the frame; frame_done is then set and `frame`
+ *    scan lines into the frame (342 on PAL); frame_done is then set and `frame`
  *    counted.  The next frame starts at the beginning of the scan line of
  *    that write (of the line the CPU resumes on when the write was to
  *    WSYNC: the reference starts it from the cycle count after the
@@ -128,13 +128,16 @@ struct atari_tia {
 	uint8_t fire[2];	/* fire buttons pressed */
 	uint8_t greyed;		/* this frame was greyed out */
 	uint8_t unfinished;	/* the frame ran out of instructions */
-	uint8_t pad_[4];
+	uint8_t pal;		/* PAL console (atari_tia_set_format) */
+	uint8_t colour_loss;	/* PAL: bit 0 forced into the colours */
+	uint16_t frame_lines;	/* scan lines of the last completed frame */
 };
 
 /*
  * Power-on state, at cycle 0, with the default display settings.  Whether
- * the frame in progress was left unfinished survives (see Frames above):
- * `t` must be zeroed, or reset before, the first time.
+ * the frame in progress was left unfinished survives (see Frames above),
+ * and so does the TV format: `t` must be zeroed, or reset before, the
+ * first time.
  */
 HOSTDEV void atari_tia_reset(struct atari_tia *t);
 
@@ -146,6 +149,20 @@ HOSTDEV void atari_tia_reset(struct atari_tia *t);
  */
 HOSTDEV int atari_tia_configure(struct atari_tia *t, int ystart, int height,
 				int hmove_blanks);
+
+/*
+ * TV format, as ALE detects it (a game whose frames have more than 285
+ * scan lines in at least 15 of frames 30-59 after power-on is PAL): a PAL
+ * console ends frames at 342 scan lines instead of 290, and sets bit 0 of
+ * every colour (grey in the palette) during a frame that follows one of
+ * an odd number of scan lines ("colour loss").  ALE's PAL screens are 250
+ * rows when the game sets no height.  Kept across resets.  frame_lines
+ * holds the scan lines of the last completed frame, and
+ * atari_tia_scanline() the scan line the beam is on in the current one
+ * (what the detection counts after each frame, finished or not).
+ */
+HOSTDEV void atari_tia_set_format(struct atari_tia *t, int pal);
+HOSTDEV uint32_t atari_tia_scanline(const struct atari_tia *t, uint64_t cycle);
 
 /* Render up to CPU cycle `cycle` into `fb` (may be NULL). */
 HOSTDEV void atari_tia_sync(struct atari_tia *t, uint64_t cycle, uint8_t *fb);
@@ -188,12 +205,16 @@ HOSTDEV void atari_tia_set_paddle(struct atari_tia *t, int pot, float resistance
 HOSTDEV void atari_tia_set_pot(struct atari_tia *t, int pot, int32_t ohms);
 
 /*
- * NTSC palette as ALE converts screens: 0xRRGGBB by colour >> 1 (128
- * entries), and the grey level of its grayscale observations.  Device
- * code cannot read the array: it calls the functions, which work in both.
+ * Palettes as ALE converts screens: 0xRRGGBB by colour >> 1 (128 entries),
+ * and the grey level of its grayscale observations; NTSC, and PAL for the
+ * games ALE detects as PAL.  Device code cannot read the arrays: it calls
+ * the functions, which work in both.
  */
 extern const uint32_t atari_palette_ntsc[128];
+extern const uint32_t atari_palette_pal[128];
 HOSTDEV uint32_t atari_palette_rgb(uint8_t colour);
 HOSTDEV uint8_t atari_palette_grey(uint8_t colour);
+HOSTDEV uint32_t atari_palette_pal_rgb(uint8_t colour);
+HOSTDEV uint8_t atari_palette_pal_grey(uint8_t colour);
 
 #endif

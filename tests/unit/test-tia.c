@@ -125,6 +125,34 @@ static void test_frames(void)
 	TEST_EQ_LONG(atari_tia_wsync_until(&tia, c), c + 56, "290 lines: WSYNC resumes at that line");
 }
 
+static void test_pal(void)
+{
+	atari_tia_reset(&tia);
+	atari_tia_set_format(&tia, 1);
+	atari_tia_write(&tia, COLUBK, 0x44, 10, NULL);
+	TEST_EQ_LONG(tia.colubk, 0x44, "PAL: colours as written before any frame");
+	/* A frame of 263 lines (odd): colour loss on the next one. */
+	atari_tia_write(&tia, VSYNC, 0x02, 76 * 261, NULL);
+	atari_tia_write(&tia, VSYNC, 0x00, 76 * 263 + 5, NULL);
+	TEST_EQ_LONG(tia.frame_lines, 263, "PAL: lines of the last frame counted");
+	TEST_EQ_LONG(tia.colubk, 0x45, "PAL colour loss: bit 0 set after an odd frame");
+	atari_tia_write(&tia, COLUP0, 0x28, 76 * 264, NULL);
+	TEST_EQ_LONG(tia.colup0, 0x29, "PAL colour loss: on writes too");
+	TEST_EQ_LONG(atari_tia_scanline(&tia, 76 * 264 + 76 * 10), 11, "scanline: beam's line in the frame");
+	tia.frame_done = 0;
+	atari_tia_write(&tia, COLUBK, 0, 76 * 263 + 76 * 300, NULL);
+	TEST_EQ_LONG(tia.frame_done, 0, "PAL: no 290-line cap");
+	atari_tia_write(&tia, COLUBK, 0, 76 * 263 + 76 * 342, NULL);
+	TEST_EQ_LONG(tia.frame_done, 0, "PAL: line 342 keeps the frame");
+	atari_tia_write(&tia, COLUBK, 0, 76 * 263 + 76 * 343 + 5, NULL);
+	TEST_EQ_LONG(tia.frame_done, 1, "PAL: a write past line 342 ends it");
+	TEST_EQ_LONG(tia.frame_lines, 343, "PAL: that frame had 343 lines");
+	TEST_EQ_LONG(tia.colubk, 0x01, "PAL colour loss: bit 0 kept after another odd frame");
+	atari_tia_reset(&tia);
+	TEST_EQ_LONG(tia.pal, 1, "PAL: format kept across a reset");
+	atari_tia_set_format(&tia, 0);
+}
+
 static void test_wsync(void)
 {
 	atari_tia_reset(&tia);
@@ -660,6 +688,7 @@ int main(void)
 {
 	test_frames();
 	test_wsync();
+	test_pal();
 	test_background_and_vblank();
 	test_playfield();
 	test_playfield_delay();
