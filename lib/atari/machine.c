@@ -10,7 +10,7 @@
 #define BUS_INLINE __noinline__
 #define NOINLINE __noinline__
 #else
-#define BUS_INLINE inline
+#define BUS_INLINE inline __attribute__((always_inline))
 #define NOINLINE
 #endif
 
@@ -29,14 +29,38 @@ static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct at
 	return v;
 }
 
+/* Cartridge reads that switch nothing, without the call (the common case). */
+static HOSTDEV inline int cart_plain(const struct atari_cart *c, uint16_t a, uint32_t *off)
+{
+	switch (c->type) {
+	case ATARI_CART_2K:
+		*off = a & 0x7ff;
+		return 1;
+	case ATARI_CART_4K:
+		*off = a;
+		return 1;
+	case ATARI_CART_F8: case ATARI_CART_F6: case ATARI_CART_F4:
+		*off = ((uint32_t)c->bank << 12) | a;
+		return a < 0xff4;
+	case ATARI_CART_F8SC: case ATARI_CART_F6SC: case ATARI_CART_F4SC:
+		*off = ((uint32_t)c->bank << 12) | a;
+		return a >= 0x100 && a < 0xff4;
+	default:
+		return 0;
+	}
+}
+
 static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
 {
 	struct atari_machine *m = b->m;
 	uint16_t a = addr & 0x1fff;
+	uint32_t off;
 	uint8_t v;
 
 	m->cycle++;
-	if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F))
+	if ((a & 0x1000) && cart_plain(&m->cart, a & 0x0fff, &off))
+		v = b->rom->data[off];
+	else if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F))
 		v = atari_cart_read(&m->cart, b->rom->data, b->rom->size, addr);
 	else if ((a & 0x1080) == 0x0080)
 		v = (a & 0x0200) ? atari_riot_read(&m->riot, a, (uint32_t)m->cycle) :
