@@ -31,3 +31,13 @@ INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
 	install -m 755 $(ATARI_CUDA_PLUGIN) '$(DESTDIR)$(LIBDIR)/rlkit/';
 UNINSTALL_EXTRA += rm -f '$(DESTDIR)$(LIBDIR)/rlkit/rlkit-atari-cuda.so';
 endif
+
+# make demo: a short throughput run and a trace on the project's own ROM.
+DEMOS += demo-cule
+.PHONY: demo-cule
+demo-cule: all
+	$(Q)$(O)/bin/cule-bench --rom $(O)/share/roms/catch.bin --envs 64 --steps 300 -f table
+	$(Q)$(O)/bin/cule-bench trace --rom $(O)/share/roms/catch.bin --frames 3000 \
+		-o $(O)/demo-cule-trace.csv --force
+	$(Q)awk -F, 'NR > 1 { r += $$3; e += $$4 } END { printf "demo-cule: 3000 frames traced, reward %d, %d episodes ended: $(O)/demo-cule-trace.csv\n", r, e }' \
+		$(O)/demo-cule-trace.csv
