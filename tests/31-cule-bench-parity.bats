@@ -47,6 +47,19 @@ compare_with_ale() {
 @test "trace --game frostbite: identical to ALE for 3,000 frames" { compare_with_ale frostbite; }
 @test "trace --game montezuma_revenge: identical to ALE for 3,000 frames" { compare_with_ale montezuma_revenge; }
 
+@test "trace --game amidar: identical to ALE for 3,000 frames" { compare_with_ale amidar; }
+@test "trace --game assault: identical to ALE for 3,000 frames" { compare_with_ale assault; }
+@test "trace --game krull: identical to ALE for 3,000 frames" { compare_with_ale krull; }
+@test "trace --game kung_fu_master: identical to ALE for 3,000 frames" { compare_with_ale kung_fu_master; }
+@test "trace --game phoenix: identical to ALE for 3,000 frames" { compare_with_ale phoenix; }
+@test "trace --game riverraid: identical to ALE for 3,000 frames" { compare_with_ale riverraid; }
+@test "trace --game road_runner: identical to ALE for 3,000 frames" { compare_with_ale road_runner; }
+@test "trace --game robotank: identical to ALE for 3,000 frames" { compare_with_ale robotank; }
+@test "trace --game fishing_derby: identical to ALE for 3,000 frames" { compare_with_ale fishing_derby; }
+@test "trace --game pitfall: identical to ALE for 3,000 frames" { compare_with_ale pitfall; }
+@test "trace --game skiing: identical to ALE for 3,000 frames" { compare_with_ale skiing; }
+@test "trace --game solaris: identical to ALE for 3,000 frames" { compare_with_ale solaris; }
+
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)
 	got=$(awk '/^\.Sh SUPPORTED GAMES/ { on = 1 } /^\.El/ { on = 0 }

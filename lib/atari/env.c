@@ -166,7 +166,7 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	}
 	env_soft_reset(e, rom, g, cfg, fb);
 	for (int i = 0; i < g->n_start_actions; i++)
-		env_emulate(e, rom, g, cfg, g->start_actions[i], 0, 1, fb);
+		env_emulate(e, rom, g, cfg, g->start_action, 0, 1, fb);
 }
 
 HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
@@ -231,7 +231,7 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 {
 	int sum = 0, lives = e->gs.lives;
 
-	if (action < 0 || action >= ATARI_ACTIONS)
+	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
 		action = ATARI_NOOP;
 	for (int i = 0; i < cfg->frameskip; i++) {
 		if (env_rand01(e) >= cfg->repeat_action_probability)

@@ -6,10 +6,18 @@ enum {
 	G_UNKNOWN, G_PONG, G_BREAKOUT, G_SPACE_INVADERS, G_SEAQUEST, G_QBERT,
 	G_BEAM_RIDER, G_ENDURO, G_MS_PACMAN, G_ASTERIX, G_BOXING, G_FREEWAY,
 	G_ASTEROIDS, G_ATLANTIS, G_FROSTBITE, G_MONTEZUMA, G_HOMEBREW,
+	G_AMIDAR, G_ASSAULT, G_KRULL, G_KUNG_FU_MASTER, G_PHOENIX, G_RIVERRAID,
+	G_ROAD_RUNNER, G_ROBOTANK, G_FISHING_DERBY, G_PITFALL, G_SKIING, G_SOLARIS,
 };
 
 #define A(x) (1u << ATARI_##x)
 #define ALL_ACTIONS ((1u << ATARI_ACTIONS) - 1)
+#define FIRE_ACTIONS (A(FIRE) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) | \
+		      A(UPRIGHTFIRE) | A(UPLEFTFIRE) | A(DOWNRIGHTFIRE) | A(DOWNLEFTFIRE))
+/* A joystick game with the default display, no mode selection. */
+#define SIMPLE(name, title, md5, id, minimal, start, nstart, lives) \
+	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
+	  NO_MODE, lives, 1, 0, 0 }
 #define NO_MODE -1, 0, -1, 0, 0
 /* MD5 of share/roms/catch.bin as the build assembles it (a test checks it). */
 #define CATCH_MD5 "0d86d32974ce16f76406c387ec5b95e1"
@@ -19,61 +27,90 @@ enum {
  * lives at reset, verified, HMOVE blanks off */
 const struct atari_game atari_games[] = {
 	{ "unknown", "Unknown ROM", "", G_UNKNOWN, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
-	  ALL_ACTIONS, { 0 }, 0, NO_MODE, 0, 0, 0 },
+	  ALL_ACTIONS, 0, 0, NO_MODE, 0, 0, 0, 0 },
 	{ "pong", "Video Olympics (Pong)", "60e0ea3cbe0913d39803477945e9e5ec", G_PONG, 0,
 	  ATARI_PADDLES_SWAPPED, 1, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), { 0 }, 0,
-	  0x96, 0, -1, 0, 2, 0, 1, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
+	  0x96, 0, -1, 0, 2, 0, 1, 0, 0 },
 	{ "breakout", "Breakout", "f34f08e5eb96e500e851a80be3277a56", G_BREAKOUT, 0,
 	  ATARI_PADDLES, 1, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), { 0 }, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0 },
 	{ "space_invaders", "Space Invaders", "72ffbef6504b75e69ee1045af9075f66",
 	  G_SPACE_INVADERS, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), { 0 }, 0,
-	  0xdc, 0, -1, 0, 2, 3, 1, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
+	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0 },
 	{ "seaquest", "Seaquest", "240bfbac5163af4df5ae713985386f92", G_SEAQUEST, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, NO_MODE, 4, 1, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0 },
 	{ "qbert", "Q*bert", "484b0076816a104875e00467d431c2d2", G_QBERT, 0,
 	  ATARI_JOYSTICK, 0, 60, 40, 210,
-	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), { 0 }, 0, NO_MODE, 4, 1, 0 },
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0 },
 	{ "beam_rider", "Beamrider", "79ab4123a83dc11d468fb2108ea09e2e", G_BEAM_RIDER, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPRIGHT) | A(UPLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), { ATARI_RIGHT }, 1, NO_MODE, 3, 1, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0 },
 	{ "enduro", "Enduro", "94b92a882f6dbaa6993a46e2dcc58402", G_ENDURO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) | A(DOWNLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), { ATARI_FIRE }, 1, NO_MODE, 0, 1, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_FIRE, 1, NO_MODE, 0, 1, 0, 0 },
 	{ "ms_pacman", "Ms. Pac-Man", "87e79cd41ce136fd4f72cc6e2c161bee", G_MS_PACMAN, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), { 0 }, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1 },
+	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0 },
 	{ "asterix", "Asterix", "89a68746eff7f266bbf08de2483abe55", G_ASTERIX, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), { ATARI_FIRE }, 1, NO_MODE, 3, 1, 0 },
+	  A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, NO_MODE, 3, 1, 0, 0 },
 	{ "boxing", "Boxing", "c3ef5c4653212088eda54dc91d787870", G_BOXING, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, NO_MODE, 0, 1, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0 },
 	{ "freeway", "Freeway", "8e0ab801b1705a740b476b7f588c6d16", G_FREEWAY, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), { 0 }, 0,
-	  0x80, 0, -1, 0, 1, 0, 1, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), 0, 0,
+	  0x80, 0, -1, 0, 1, 0, 1, 0, 0 },
 	{ "asteroids", "Asteroids", "ccbd36746ed4525821a8083b0d6d2c2c", G_ASTEROIDS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	  A(UPLEFT) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) |
-	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), { 0 }, 0, 0x80, 0, -1, 0, 2, 4, 1, 1 },
+	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0 },
 	{ "atlantis", "Atlantis", "9ad36e699ef6f45d9eb6c4cf90475c9f", G_ATLANTIS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), { 0 }, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0 },
 	{ "frostbite", "Frostbite", "4ca73eb959299471788f0b685c3ba0b5", G_FROSTBITE, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, 0x80, 0, -1, 0, 1, 4, 1, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0 },
 	{ "montezuma_revenge", "Montezuma's Revenge", "3347a6dd59049b15a38394aa2dafa585",
-	  G_MONTEZUMA, 0, ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, { 0 }, 0, NO_MODE,
-	  6, 1, 0 },
+	  G_MONTEZUMA, 0, ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE,
+	  6, 1, 0, 0 },
 	/* The project's own game (share/roms/catch.asm): no ALE reference. */
 	{ "catch", "Catch (rlkit homebrew)", CATCH_MD5, G_HOMEBREW, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), { 0 }, 0, NO_MODE,
-	  3, -1, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), 0, 0, NO_MODE,
+	  3, -1, 0, 0 },
+	SIMPLE("amidar", "Amidar", "acb7750b4d0c4bd34969802a7deb2990", G_AMIDAR,
+	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
+	       A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, 3),
+	SIMPLE("assault", "Assault", "de78b3a064d374390ac0710f95edde92", G_ASSAULT,
+	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE),
+	       0, 0, 4),
+	SIMPLE("krull", "Krull", "4baada22435320d185c95b7dd2bcdb24", G_KRULL, ALL_ACTIONS, 0, 0, 3),
+	SIMPLE("kung_fu_master", "Kung-Fu Master", "5b92a93b23523ff16e2789b820e2a4c5",
+	       G_KUNG_FU_MASTER, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) |
+	       A(DOWNLEFT) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) | A(UPRIGHTFIRE) |
+	       A(UPLEFTFIRE) | A(DOWNRIGHTFIRE) | A(DOWNLEFTFIRE), 0, 0, 4),
+	SIMPLE("phoenix", "Phoenix", "7e52a95074a66640fcfde124fffd491a", G_PHOENIX,
+	       A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(RIGHTFIRE) | A(LEFTFIRE) |
+	       A(DOWNFIRE), 0, 0, 5),
+	SIMPLE("riverraid", "River Raid", "393948436d1f4cc3192410bb918f9724", G_RIVERRAID,
+	       ALL_ACTIONS, 0, 0, 4),
+	SIMPLE("road_runner", "Road Runner", "ce5cc62608be2cd3ed8abd844efb8919", G_ROAD_RUNNER,
+	       ALL_ACTIONS, 0, 0, 3),
+	SIMPLE("robotank", "Robot Tank", "4f618c2429138e0280969193ed6c107e", G_ROBOTANK,
+	       ALL_ACTIONS, 0, 0, 4),
+	SIMPLE("fishing_derby", "Fishing Derby", "b8865f05676e64f3bec72b9defdacfa7",
+	       G_FISHING_DERBY, ALL_ACTIONS, 0, 0, 0),
+	SIMPLE("pitfall", "Pitfall!", "3e90cf23106f2e08b2781e41299de556", G_PITFALL,
+	       ALL_ACTIONS, ATARI_UP, 1, 3),
+	{ "skiing", "Skiing", "b76fbadc8ffb1f83e2ca08b6fb4d6c9f", G_SKIING, 0, ATARI_JOYSTICK, 0,
+	  60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), ATARI_DOWN, 16, NO_MODE, 0, 1, 0,
+	  FIRE_ACTIONS },
+	SIMPLE("solaris", "Solaris", "e72eb8d4410152bdcb69e7fba327b420", G_SOLARIS,
+	       ALL_ACTIONS, 0, 0, 3),
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -109,7 +146,9 @@ HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_stat
 {
 	memset(s, 0, sizeof(*s));
 	s->lives = g->lives_at_reset;
-	s->last_lives = 2;
+	s->last_lives = g->id == G_RIVERRAID ? 0x58 : 2;
+	if (g->id == G_PITFALL)
+		s->score = 2000;
 }
 
 /* ALE's getDecimalScore with one, two or three BCD bytes. */
@@ -279,6 +318,94 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		v = RAM(0xba);
 		s->terminal = v == 0 && RAM(0xfe) == 0x60;
 		s->lives = (v & 7) + 1;
+		break;
+	case G_AMIDAR:
+		set_score(s, bcd3(ram, 0xd9, 0xda, 0xdb));
+		v = RAM(0xd6);
+		s->terminal = v == 0x80;
+		s->lives = v & 15;
+		break;
+	case G_ASSAULT:
+		set_score(s, bcd3(ram, 0x82, 0x81, 0x80));
+		s->lives = RAM(0xe5);
+		s->terminal = s->lives == 0;
+		break;
+	case G_KRULL:
+		set_score(s, bcd3(ram, 0x9e, 0x9d, 0x9c));
+		v = RAM(0x9f);
+		s->terminal = v == 0 && RAM(0xa2) == 0x03 && RAM(0x80) == 0x80;
+		s->lives = (v & 7) + 1;
+		break;
+	case G_KUNG_FU_MASTER:
+		set_score(s, bcd3(ram, 0x9a, 0x99, 0x98));
+		v = RAM(0x9d);
+		s->terminal = v == 0xff;
+		s->lives = (v & 7) + 1;
+		break;
+	case G_PHOENIX:
+		set_score(s, (bcd2(ram, 0xc8, 0xc9) * 10 + (RAM(0xc7) >> 4)) * 10);
+		s->terminal = RAM(0xcc) == 0x80;
+		s->lives = RAM(0xcb) & 7;
+		break;
+	case G_RIVERRAID: {
+		int mult = 1;
+
+		score = 0;
+		for (int i = 0; i < 6; i++, mult *= 10) {
+			v = RAM(87 - 2 * i);	/* digits at 87, 85, ... 77 */
+			score += (v % 8 == 0 && v <= 72 ? v / 8 : 0) * mult;
+		}
+		set_score(s, score);
+		v = RAM(0xc0);
+		s->terminal = v == 0x58 && s->last_lives == 0x59;
+		s->last_lives = v;
+		s->lives = v == 0x58 ? 4 : v == 0x59 ? 1 : v / 8 + 1;
+		break;
+	}
+	case G_ROAD_RUNNER: {
+		int mult = 1;
+
+		score = 0;
+		for (int i = 0; i < 4; i++, mult *= 10) {
+			v = RAM(0xc9 + i) & 15;
+			score += (v == 10 ? 0 : v) * mult;
+		}
+		set_score(s, score * 100);
+		v = RAM(0xc4) & 7;
+		s->terminal = v == 0 && (RAM(0xb9) != 0 || RAM(0xbd) != 0);
+		s->lives = v + 1;
+		break;
+	}
+	case G_ROBOTANK:
+		set_score(s, RAM(0xb6) * 12 + RAM(0xb5));
+		v = RAM(0xa8);
+		s->terminal = v == 0 && RAM(0xb4) == 0xff;
+		s->lives = (v & 15) + 1;
+		break;
+	case G_FISHING_DERBY: {
+		int me = bcd1(ram, 0xbd), them = bcd1(ram, 0xbe);
+
+		set_score(s, (me > 0 ? me : 0) - (them > 0 ? them : 0));
+		s->terminal = RAM(0xbd) == 0x99 || RAM(0xbe) == 0x99;
+		break;
+	}
+	case G_PITFALL:
+		set_score(s, bcd3(ram, 0xd7, 0xd6, 0xd5));
+		v = RAM(0x80) >> 4;
+		s->terminal = v == 0 && RAM(0x9e) != 0;
+		s->lives = v == 0xa ? 3 : v == 0x8 ? 2 : 1;
+		break;
+	case G_SKIING:
+		score = RAM(0xe8) * 6000 + bcd2(ram, 0xea, 0xe9);
+		s->reward = s->score - score;
+		s->score = score;
+		s->terminal = RAM(0x91) == 0xff;
+		break;
+	case G_SOLARIS:
+		set_score(s, bcd3(ram, 0xdc, 0xdd, 0xde) * 10);
+		v = RAM(0xd9);
+		s->terminal = v == 0;
+		s->lives = v & 15;
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));

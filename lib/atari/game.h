@@ -51,8 +51,8 @@ struct atari_game {
 	int power_on_frames;	/* frames run at power-on to guess the TV format (60) */
 	int ystart, height;	/* display window (scan lines) */
 	uint32_t minimal;	/* minimal action set: bit a for action a */
-	uint8_t start_actions[4];
-	int n_start_actions;
+	int start_action;	/* action the game starts with, ... */
+	int n_start_actions;	/* ... repeated this many frames */
 	/*
 	 * Mode selection for the default mode (ALE's setMode): when mode_addr
 	 * is >= 0, SELECT is pressed (select_frames frames, then one NOOP
@@ -63,6 +63,7 @@ struct atari_game {
 	int lives_at_reset;	/* lives before the first frame of an episode */
 	int verified;		/* 1 passes the ALE parity test, 0 not yet, -1 no ALE reference */
 	int no_hmove_blanks;	/* HMOVE does not blank the line start (Stella property) */
+	uint32_t illegal;	/* actions ALE turns into NOOP: bit a for action a */
 };
 
 /* Reward bookkeeping between frames (ALE's RomSettings members). */
