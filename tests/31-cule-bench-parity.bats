@@ -59,6 +59,10 @@ compare_with_ale() {
 @test "trace --game pitfall: identical to ALE for 3,000 frames" { compare_with_ale pitfall; }
 @test "trace --game skiing: identical to ALE for 3,000 frames" { compare_with_ale skiing; }
 @test "trace --game solaris: identical to ALE for 3,000 frames" { compare_with_ale solaris; }
+@test "trace --game time_pilot: identical to ALE for 3,000 frames" { compare_with_ale time_pilot; }
+@test "trace --game up_n_down: identical to ALE for 3,000 frames" { compare_with_ale up_n_down; }
+@test "trace --game venture: identical to ALE for 3,000 frames" { compare_with_ale venture; }
+@test "trace --game wizard_of_wor: identical to ALE for 3,000 frames" { compare_with_ale wizard_of_wor; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

@@ -71,9 +71,9 @@ static HOSTDEV void env_inputs(struct atari_env *e, const struct atari_game *g,
 	uint8_t swcha = 0xff;
 
 	if (g->controller == ATARI_JOYSTICK) {
-		swcha = (uint8_t)~(joy_bits(a) << 4);
-		atari_machine_set_fire(m, 0, fire_of(a));
-		atari_machine_set_fire(m, 1, 0);
+		swcha = (uint8_t)~(joy_bits(a) << (g->swap_ports ? 0 : 4));
+		atari_machine_set_fire(m, g->swap_ports ? 1 : 0, fire_of(a));
+		atari_machine_set_fire(m, g->swap_ports ? 0 : 1, 0);
 	} else {
 		uint8_t bit = g->controller == ATARI_PADDLES_SWAPPED ? 0x40 : 0x80;
 

@@ -8,6 +8,7 @@ enum {
 	G_ASTEROIDS, G_ATLANTIS, G_FROSTBITE, G_MONTEZUMA, G_HOMEBREW,
 	G_AMIDAR, G_ASSAULT, G_KRULL, G_KUNG_FU_MASTER, G_PHOENIX, G_RIVERRAID,
 	G_ROAD_RUNNER, G_ROBOTANK, G_FISHING_DERBY, G_PITFALL, G_SKIING, G_SOLARIS,
+	G_TIME_PILOT, G_UP_N_DOWN, G_VENTURE, G_WIZARD_OF_WOR,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -17,7 +18,7 @@ enum {
 /* A joystick game with the default display, no mode selection. */
 #define SIMPLE(name, title, md5, id, minimal, start, nstart, lives) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  NO_MODE, lives, 1, 0, 0 }
+	  NO_MODE, lives, 1, 0, 0, 0 }
 #define NO_MODE -1, 0, -1, 0, 0
 /* MD5 of share/roms/catch.bin as the build assembles it (a test checks it). */
 #define CATCH_MD5 "0d86d32974ce16f76406c387ec5b95e1"
@@ -27,61 +28,61 @@ enum {
  * lives at reset, verified, HMOVE blanks off */
 const struct atari_game atari_games[] = {
 	{ "unknown", "Unknown ROM", "", G_UNKNOWN, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
-	  ALL_ACTIONS, 0, 0, NO_MODE, 0, 0, 0, 0 },
+	  ALL_ACTIONS, 0, 0, NO_MODE, 0, 0, 0, 0, 0 },
 	{ "pong", "Video Olympics (Pong)", "60e0ea3cbe0913d39803477945e9e5ec", G_PONG, 0,
 	  ATARI_PADDLES_SWAPPED, 1, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0x96, 0, -1, 0, 2, 0, 1, 0, 0 },
+	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0 },
 	{ "breakout", "Breakout", "f34f08e5eb96e500e851a80be3277a56", G_BREAKOUT, 0,
 	  ATARI_PADDLES, 1, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0 },
 	{ "space_invaders", "Space Invaders", "72ffbef6504b75e69ee1045af9075f66",
 	  G_SPACE_INVADERS, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0 },
+	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0 },
 	{ "seaquest", "Seaquest", "240bfbac5163af4df5ae713985386f92", G_SEAQUEST, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0 },
 	{ "qbert", "Q*bert", "484b0076816a104875e00467d431c2d2", G_QBERT, 0,
 	  ATARI_JOYSTICK, 0, 60, 40, 210,
-	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0, 0 },
 	{ "beam_rider", "Beamrider", "79ab4123a83dc11d468fb2108ea09e2e", G_BEAM_RIDER, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPRIGHT) | A(UPLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0, 0 },
 	{ "enduro", "Enduro", "94b92a882f6dbaa6993a46e2dcc58402", G_ENDURO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) | A(DOWNLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_FIRE, 1, NO_MODE, 0, 1, 0, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_FIRE, 1, NO_MODE, 0, 1, 0, 0, 0 },
 	{ "ms_pacman", "Ms. Pac-Man", "87e79cd41ce136fd4f72cc6e2c161bee", G_MS_PACMAN, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0 },
+	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0 },
 	{ "asterix", "Asterix", "89a68746eff7f266bbf08de2483abe55", G_ASTERIX, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, NO_MODE, 3, 1, 0, 0 },
+	  A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, NO_MODE, 3, 1, 0, 0, 0 },
 	{ "boxing", "Boxing", "c3ef5c4653212088eda54dc91d787870", G_BOXING, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0 },
 	{ "freeway", "Freeway", "8e0ab801b1705a740b476b7f588c6d16", G_FREEWAY, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), 0, 0,
-	  0x80, 0, -1, 0, 1, 0, 1, 0, 0 },
+	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0 },
 	{ "asteroids", "Asteroids", "ccbd36746ed4525821a8083b0d6d2c2c", G_ASTEROIDS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	  A(UPLEFT) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) |
-	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0 },
+	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0 },
 	{ "atlantis", "Atlantis", "9ad36e699ef6f45d9eb6c4cf90475c9f", G_ATLANTIS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0 },
 	{ "frostbite", "Frostbite", "4ca73eb959299471788f0b685c3ba0b5", G_FROSTBITE, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0, 0 },
 	{ "montezuma_revenge", "Montezuma's Revenge", "3347a6dd59049b15a38394aa2dafa585",
 	  G_MONTEZUMA, 0, ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE,
-	  6, 1, 0, 0 },
+	  6, 1, 0, 0, 0 },
 	/* The project's own game (share/roms/catch.asm): no ALE reference. */
 	{ "catch", "Catch (rlkit homebrew)", CATCH_MD5, G_HOMEBREW, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), 0, 0, NO_MODE,
-	  3, -1, 0, 0 },
+	  3, -1, 0, 0, 0 },
 	SIMPLE("amidar", "Amidar", "acb7750b4d0c4bd34969802a7deb2990", G_AMIDAR,
 	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
 	       A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, 3),
@@ -108,9 +109,22 @@ const struct atari_game atari_games[] = {
 	       ALL_ACTIONS, ATARI_UP, 1, 3),
 	{ "skiing", "Skiing", "b76fbadc8ffb1f83e2ca08b6fb4d6c9f", G_SKIING, 0, ATARI_JOYSTICK, 0,
 	  60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), ATARI_DOWN, 16, NO_MODE, 0, 1, 0,
-	  FIRE_ACTIONS },
+	  FIRE_ACTIONS, 0 },
 	SIMPLE("solaris", "Solaris", "e72eb8d4410152bdcb69e7fba327b420", G_SOLARIS,
 	       ALL_ACTIONS, 0, 0, 3),
+	SIMPLE("time_pilot", "Time Pilot", "fc2104dd2dadf9a6176c1c1c8f87ced9", G_TIME_PILOT,
+	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
+	       A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, 5),
+	{ "up_n_down", "Up'n Down", "a499d720e7ee35c62424de882a3351b6", G_UP_N_DOWN, 0,
+	  ATARI_JOYSTICK, 0, 60, 30, 210,
+	  A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), ATARI_FIRE, 1,
+	  NO_MODE, 5, 1, 0, 0, 0 },
+	SIMPLE("venture", "Venture", "3e899eba0ca8cd2972da1ae5479b4f0d", G_VENTURE,
+	       ALL_ACTIONS, 0, 0, 4),
+	{ "wizard_of_wor", "Wizard of Wor", "7e8aa18bc9502eb57daaf5e7c1e94da7",
+	  G_WIZARD_OF_WOR, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
+	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1 },
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -406,6 +420,34 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		v = RAM(0xd9);
 		s->terminal = v == 0;
 		s->lives = v & 15;
+		break;
+	case G_TIME_PILOT:
+		set_score(s, bcd2(ram, 0x8d, 0x8f) * 100);
+		s->terminal = RAM(0xa0) != 0;
+		if ((RAM(0x80) & 15) == 2)
+			s->lives = (RAM(0x8b) & 7) + 1;
+		break;
+	case G_UP_N_DOWN:
+		set_score(s, bcd3(ram, 0x82, 0x81, 0x80));
+		v = RAM(0x86) & 15;
+		s->terminal = RAM(0x94) > 0x40 && v == 0;
+		s->lives = v + 1;
+		break;
+	case G_VENTURE:
+		set_score(s, bcd2(ram, 0xc8, 0xc7) * 100);
+		v = RAM(0xc6);
+		s->terminal = v == 0 && RAM(0xcd) == 0xff && (RAM(0xbf) & 0x80);
+		s->lives = (v & 7) + 1;
+		break;
+	case G_WIZARD_OF_WOR:
+		score = bcd2(ram, 0x86, 0x88);
+		if (score >= 8000)
+			score -= 8000;
+		set_score(s, score * 100);
+		v = RAM(0x8d) & 15;
+		s->terminal = v == 0 && RAM(0xf4) == 0xf8;
+		if ((RAM(0xd7) & 1) == 0)
+			s->lives = v;
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));

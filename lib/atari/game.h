@@ -64,6 +64,7 @@ struct atari_game {
 	int verified;		/* 1 passes the ALE parity test, 0 not yet, -1 no ALE reference */
 	int no_hmove_blanks;	/* HMOVE does not blank the line start (Stella property) */
 	uint32_t illegal;	/* actions ALE turns into NOOP: bit a for action a */
+	int swap_ports;		/* player A's joystick is in the right port */
 };
 
 /* Reward bookkeeping between frames (ALE's RomSettings members). */
