@@ -63,6 +63,12 @@ compare_with_ale() {
 @test "trace --game up_n_down: identical to ALE for 3,000 frames" { compare_with_ale up_n_down; }
 @test "trace --game venture: identical to ALE for 3,000 frames" { compare_with_ale venture; }
 @test "trace --game wizard_of_wor: identical to ALE for 3,000 frames" { compare_with_ale wizard_of_wor; }
+@test "trace --game alien: identical to ALE for 3,000 frames" { compare_with_ale alien; }
+@test "trace --game bank_heist: identical to ALE for 3,000 frames" { compare_with_ale bank_heist; }
+@test "trace --game centipede: identical to ALE for 3,000 frames" { compare_with_ale centipede; }
+@test "trace --game chopper_command: identical to ALE for 3,000 frames" { compare_with_ale chopper_command; }
+@test "trace --game demon_attack: identical to ALE for 3,000 frames" { compare_with_ale demon_attack; }
+@test "trace --game gopher: identical to ALE for 3,000 frames" { compare_with_ale gopher; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

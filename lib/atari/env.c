@@ -154,6 +154,8 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	env_soft_reset(e, rom, g, cfg, fb);
 	atari_game_reset(g, &e->gs);
 	if (g->mode_addr >= 0) {
+		if (g->mode_soft_first)
+			env_soft_reset(e, rom, g, cfg, fb);
 		for (int t = 0; t < MODE_TRIES && !env_mode_ok(e, g); t++) {
 			env_inputs(e, g, cfg, ATARI_NOOP, 0, 1);
 			for (int i = 0; i < g->select_frames; i++)
@@ -162,6 +164,7 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 			e->episode_frame++;
 			e->frame++;
 		}
+		atari_game_mode_selected(g, &e->gs);
 		env_soft_reset(e, rom, g, cfg, fb);
 	}
 	env_soft_reset(e, rom, g, cfg, fb);

@@ -9,6 +9,7 @@ enum {
 	G_AMIDAR, G_ASSAULT, G_KRULL, G_KUNG_FU_MASTER, G_PHOENIX, G_RIVERRAID,
 	G_ROAD_RUNNER, G_ROBOTANK, G_FISHING_DERBY, G_PITFALL, G_SKIING, G_SOLARIS,
 	G_TIME_PILOT, G_UP_N_DOWN, G_VENTURE, G_WIZARD_OF_WOR,
+	G_ALIEN, G_BANK_HEIST, G_CENTIPEDE, G_CHOPPER_COMMAND, G_DEMON_ATTACK, G_GOPHER,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -16,9 +17,13 @@ enum {
 #define FIRE_ACTIONS (A(FIRE) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) | \
 		      A(UPRIGHTFIRE) | A(UPLEFTFIRE) | A(DOWNRIGHTFIRE) | A(DOWNLEFTFIRE))
 /* A joystick game with the default display, no mode selection. */
+/* A joystick game with the default display whose mode ALE selects. */
+#define MODED(name, title, md5, id, minimal, start, nstart, addr, value, frames, lives, first) \
+	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
+	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first }
 #define SIMPLE(name, title, md5, id, minimal, start, nstart, lives) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  NO_MODE, lives, 1, 0, 0, 0 }
+	  NO_MODE, lives, 1, 0, 0, 0, 0 }
 #define NO_MODE -1, 0, -1, 0, 0
 /* MD5 of share/roms/catch.bin as the build assembles it (a test checks it). */
 #define CATCH_MD5 "0d86d32974ce16f76406c387ec5b95e1"
@@ -28,61 +33,61 @@ enum {
  * lives at reset, verified, HMOVE blanks off */
 const struct atari_game atari_games[] = {
 	{ "unknown", "Unknown ROM", "", G_UNKNOWN, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
-	  ALL_ACTIONS, 0, 0, NO_MODE, 0, 0, 0, 0, 0 },
+	  ALL_ACTIONS, 0, 0, NO_MODE, 0, 0, 0, 0, 0, 0 },
 	{ "pong", "Video Olympics (Pong)", "60e0ea3cbe0913d39803477945e9e5ec", G_PONG, 0,
 	  ATARI_PADDLES_SWAPPED, 1, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0 },
+	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0 },
 	{ "breakout", "Breakout", "f34f08e5eb96e500e851a80be3277a56", G_BREAKOUT, 0,
 	  ATARI_PADDLES, 1, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0, 0 },
 	{ "space_invaders", "Space Invaders", "72ffbef6504b75e69ee1045af9075f66",
 	  G_SPACE_INVADERS, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0 },
+	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0, 0 },
 	{ "seaquest", "Seaquest", "240bfbac5163af4df5ae713985386f92", G_SEAQUEST, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0 },
 	{ "qbert", "Q*bert", "484b0076816a104875e00467d431c2d2", G_QBERT, 0,
 	  ATARI_JOYSTICK, 0, 60, 40, 210,
-	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0 },
 	{ "beam_rider", "Beamrider", "79ab4123a83dc11d468fb2108ea09e2e", G_BEAM_RIDER, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPRIGHT) | A(UPLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0, 0, 0 },
 	{ "enduro", "Enduro", "94b92a882f6dbaa6993a46e2dcc58402", G_ENDURO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) | A(DOWNLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_FIRE, 1, NO_MODE, 0, 1, 0, 0, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_FIRE, 1, NO_MODE, 0, 1, 0, 0, 0, 0 },
 	{ "ms_pacman", "Ms. Pac-Man", "87e79cd41ce136fd4f72cc6e2c161bee", G_MS_PACMAN, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0 },
+	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0, 0 },
 	{ "asterix", "Asterix", "89a68746eff7f266bbf08de2483abe55", G_ASTERIX, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, NO_MODE, 3, 1, 0, 0, 0 },
+	  A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, NO_MODE, 3, 1, 0, 0, 0, 0 },
 	{ "boxing", "Boxing", "c3ef5c4653212088eda54dc91d787870", G_BOXING, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0, 0 },
 	{ "freeway", "Freeway", "8e0ab801b1705a740b476b7f588c6d16", G_FREEWAY, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), 0, 0,
-	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0 },
+	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0, 0 },
 	{ "asteroids", "Asteroids", "ccbd36746ed4525821a8083b0d6d2c2c", G_ASTEROIDS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	  A(UPLEFT) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) |
-	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0 },
+	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0, 0 },
 	{ "atlantis", "Atlantis", "9ad36e699ef6f45d9eb6c4cf90475c9f", G_ATLANTIS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0, 0 },
 	{ "frostbite", "Frostbite", "4ca73eb959299471788f0b685c3ba0b5", G_FROSTBITE, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0, 0, 0 },
 	{ "montezuma_revenge", "Montezuma's Revenge", "3347a6dd59049b15a38394aa2dafa585",
 	  G_MONTEZUMA, 0, ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE,
-	  6, 1, 0, 0, 0 },
+	  6, 1, 0, 0, 0, 0 },
 	/* The project's own game (share/roms/catch.asm): no ALE reference. */
 	{ "catch", "Catch (rlkit homebrew)", CATCH_MD5, G_HOMEBREW, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), 0, 0, NO_MODE,
-	  3, -1, 0, 0, 0 },
+	  3, -1, 0, 0, 0, 0 },
 	SIMPLE("amidar", "Amidar", "acb7750b4d0c4bd34969802a7deb2990", G_AMIDAR,
 	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
 	       A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, 3),
@@ -109,7 +114,7 @@ const struct atari_game atari_games[] = {
 	       ALL_ACTIONS, ATARI_UP, 1, 3),
 	{ "skiing", "Skiing", "b76fbadc8ffb1f83e2ca08b6fb4d6c9f", G_SKIING, 0, ATARI_JOYSTICK, 0,
 	  60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), ATARI_DOWN, 16, NO_MODE, 0, 1, 0,
-	  FIRE_ACTIONS, 0 },
+	  FIRE_ACTIONS, 0, 0 },
 	SIMPLE("solaris", "Solaris", "e72eb8d4410152bdcb69e7fba327b420", G_SOLARIS,
 	       ALL_ACTIONS, 0, 0, 3),
 	SIMPLE("time_pilot", "Time Pilot", "fc2104dd2dadf9a6176c1c1c8f87ced9", G_TIME_PILOT,
@@ -118,13 +123,27 @@ const struct atari_game atari_games[] = {
 	{ "up_n_down", "Up'n Down", "a499d720e7ee35c62424de882a3351b6", G_UP_N_DOWN, 0,
 	  ATARI_JOYSTICK, 0, 60, 30, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), ATARI_FIRE, 1,
-	  NO_MODE, 5, 1, 0, 0, 0 },
+	  NO_MODE, 5, 1, 0, 0, 0, 0 },
 	SIMPLE("venture", "Venture", "3e899eba0ca8cd2972da1ae5479b4f0d", G_VENTURE,
 	       ALL_ACTIONS, 0, 0, 4),
 	{ "wizard_of_wor", "Wizard of Wor", "7e8aa18bc9502eb57daaf5e7c1e94da7",
 	  G_WIZARD_OF_WOR, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
-	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1 },
+	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0 },
+	MODED("alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN, ALL_ACTIONS,
+	      0, 0, 0x81, 0, 1, 3, 0),
+	MODED("bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
+	      ALL_ACTIONS, 0, 0, 0x80, 0, 1, 5, 0),
+	MODED("centipede", "Centipede", "91c2098e88a6b13f977af8c003e0bca5", G_CENTIPEDE,
+	      ALL_ACTIONS, 0, 0, 0xa7, 0x16, 2, 3, 0),
+	MODED("chopper_command", "Chopper Command", "c1cb228470a87beb5f36e90ac745da26",
+	      G_CHOPPER_COMMAND, ALL_ACTIONS, 0, 0, 0xe0, 0, 2, 3, 0),
+	MODED("demon_attack", "Demon Attack", "f0e0addc07971561ab80d9abe1b8d333", G_DEMON_ATTACK,
+	      A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
+	      0xea, 1, 1, 4, 0),
+	MODED("gopher", "Gopher", "c16c79aad6272baffb8aae9a7fff0864", G_GOPHER,
+	      A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPFIRE) | A(RIGHTFIRE) |
+	      A(LEFTFIRE), ATARI_FIRE, 1, 0xd3, 0, 5, 3, 1),
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -163,6 +182,12 @@ HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_stat
 	s->last_lives = g->id == G_RIVERRAID ? 0x58 : 2;
 	if (g->id == G_PITFALL)
 		s->score = 2000;
+}
+
+HOSTDEV void atari_game_mode_selected(const struct atari_game *g, struct atari_game_state *s)
+{
+	if (g->id == G_DEMON_ATTACK)
+		s->started = 1;
 }
 
 /* ALE's getDecimalScore with one, two or three BCD bytes. */
@@ -448,6 +473,50 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		s->terminal = v == 0 && RAM(0xf4) == 0xf8;
 		if ((RAM(0xd7) & 1) == 0)
 			s->lives = v;
+		break;
+	case G_ALIEN:
+		score = 0;
+		for (int i = 0, mult = 1; i < 5; i++, mult *= 10) {
+			v = RAM(0x8b - 2 * i);	/* digits at $8B, $89, ... $83 */
+			score += (v == 0x80 ? 0 : v >> 3) * mult;
+		}
+		set_score(s, score * 10);
+		s->lives = RAM(0xc0) & 15;
+		s->terminal = s->lives <= 0;
+		break;
+	case G_BANK_HEIST:
+		set_score(s, bcd3(ram, 0xda, 0xd9, 0xd8));
+		s->lives = RAM(0xd5);
+		s->terminal = RAM(0xce) == 0x01 && s->lives == 0;
+		break;
+	case G_CENTIPEDE:
+		set_score(s, bcd3(ram, 118, 117, 116));
+		if (s->reward < 0)
+			s->reward = 0;
+		s->lives = ((RAM(0xed) >> 4) & 7) + 1;
+		s->terminal = (RAM(0xa6) & 0x40) != 0;
+		break;
+	case G_CHOPPER_COMMAND:
+		set_score(s, bcd2(ram, 0xee, 0xec) * 100);
+		s->lives = RAM(0xe4) & 15;
+		s->started |= RAM(0xc2) & 1;
+		s->terminal = s->started && s->lives == 0;
+		break;
+	case G_DEMON_ATTACK:
+		score = bcd3(ram, 0x85, 0x83, 0x81);
+		if (RAM(0x81) == 0xab && RAM(0x83) == 0xcd && RAM(0x85) == 0xea)
+			score = 0;
+		set_score(s, score);
+		v = RAM(0xf2);
+		s->terminal = v == 0 && RAM(0xf1) == 0xbd && !s->started;
+		s->lives = v + 1;
+		s->started = 0;		/* the level change noted by mode selection */
+		break;
+	case G_GOPHER:
+		set_score(s, bcd3(ram, 0xb2, 0xb1, 0xb0));
+		v = RAM(0xb4) & 7;
+		s->terminal = v == 0;
+		s->lives = (v & 1) + ((v >> 1) & 1) + ((v >> 2) & 1);
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));

@@ -65,6 +65,7 @@ struct atari_game {
 	int no_hmove_blanks;	/* HMOVE does not blank the line start (Stella property) */
 	uint32_t illegal;	/* actions ALE turns into NOOP: bit a for action a */
 	int swap_ports;		/* player A's joystick is in the right port */
+	int mode_soft_first;	/* ALE resets the console before selecting the mode too */
 };
 
 /* Reward bookkeeping between frames (ALE's RomSettings members). */
@@ -90,6 +91,9 @@ const struct atari_game *atari_game_by_name(const char *name);
 
 /* ALE's RomSettings::reset(). */
 HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_state *s);
+
+/* ALE's setMode() has selected the mode (some games note it). */
+HOSTDEV void atari_game_mode_selected(const struct atari_game *g, struct atari_game_state *s);
 
 /* ALE's RomSettings::step(): update from RAM after a frame. */
 HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
