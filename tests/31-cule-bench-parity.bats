@@ -69,6 +69,12 @@ compare_with_ale() {
 @test "trace --game chopper_command: identical to ALE for 3,000 frames" { compare_with_ale chopper_command; }
 @test "trace --game demon_attack: identical to ALE for 3,000 frames" { compare_with_ale demon_attack; }
 @test "trace --game gopher: identical to ALE for 3,000 frames" { compare_with_ale gopher; }
+@test "trace --game hero: identical to ALE for 3,000 frames" { compare_with_ale hero; }
+@test "trace --game jamesbond: identical to ALE for 3,000 frames" { compare_with_ale jamesbond; }
+@test "trace --game kangaroo: identical to ALE for 3,000 frames" { compare_with_ale kangaroo; }
+@test "trace --game gravitar: identical to ALE for 3,000 frames" { compare_with_ale gravitar; }
+@test "trace --game crazy_climber: identical to ALE for 3,000 frames" { compare_with_ale crazy_climber; }
+@test "trace --game star_gunner: identical to ALE for 3,000 frames" { compare_with_ale star_gunner; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

@@ -135,7 +135,11 @@ static HOSTDEV int env_mode_ok(const struct atari_env *e, const struct atari_gam
 {
 	const uint8_t *ram = e->m.riot.ram;
 
-	return ram[g->mode_addr & 0x7f] == g->mode_value &&
+	int v = ram[g->mode_addr & 0x7f];
+
+	if (g->mode_addr2 == g->mode_addr)	/* either value */
+		return v == g->mode_value || v == g->mode_value2;
+	return v == g->mode_value &&
 	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
 }
 

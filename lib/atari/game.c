@@ -10,6 +10,7 @@ enum {
 	G_ROAD_RUNNER, G_ROBOTANK, G_FISHING_DERBY, G_PITFALL, G_SKIING, G_SOLARIS,
 	G_TIME_PILOT, G_UP_N_DOWN, G_VENTURE, G_WIZARD_OF_WOR,
 	G_ALIEN, G_BANK_HEIST, G_CENTIPEDE, G_CHOPPER_COMMAND, G_DEMON_ATTACK, G_GOPHER,
+	G_HERO, G_JAMESBOND, G_KANGAROO, G_GRAVITAR, G_CRAZY_CLIMBER, G_STAR_GUNNER,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -144,6 +145,22 @@ const struct atari_game atari_games[] = {
 	MODED("gopher", "Gopher", "c16c79aad6272baffb8aae9a7fff0864", G_GOPHER,
 	      A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPFIRE) | A(RIGHTFIRE) |
 	      A(LEFTFIRE), ATARI_FIRE, 1, 0xd3, 0, 5, 3, 1),
+	MODED("hero", "H.E.R.O.", "fca4a5be1251927027f2c24774a02160", G_HERO, ALL_ACTIONS,
+	      0, 0, 0x80, 0, 1, 4, 0),
+	/* James Bond and Kangaroo show their mode with an offset on the title screen. */
+	{ "jamesbond", "James Bond 007", "e51030251e440cffaab1ac63438b44ae", G_JAMESBOND, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x8c, 0, 0x8c, 0x48, 20, 6, 1,
+	  0, 0, 0, 0 },
+	{ "kangaroo", "Kangaroo", "4326edb70ff20d0ee5ba58fa5cb09d60", G_KANGAROO, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xba, 0, 0xba, 0x80, 2, 3, 1,
+	  0, 0, 0, 0 },
+	MODED("gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
+	      ALL_ACTIONS, ATARI_FIRE, 16, 0x80, 0, 10, 6, 0),
+	MODED("crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
+	      G_CRAZY_CLIMBER, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
+	      A(UPLEFT) | A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x80, 0, 2, 5, 0),
+	MODED("star_gunner", "Star Gunner", "a3c1c70024d7aabb41381adbfb6d3b25", G_STAR_GUNNER,
+	      ALL_ACTIONS, 0, 0, 0xf4, 0, 15, 5, 0),
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -517,6 +534,50 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		v = RAM(0xb4) & 7;
 		s->terminal = v == 0;
 		s->lives = (v & 1) + ((v >> 1) & 1) + ((v >> 2) & 1);
+		break;
+	case G_HERO:
+		set_score(s, bcd3(ram, 0xb9, 0xb8, 0xb7));
+		s->lives = RAM(0xb3);
+		s->terminal = s->lives == 0;
+		break;
+	case G_JAMESBOND:
+		set_score(s, bcd3(ram, 0xdc, 0xdd, 0xde));
+		v = RAM(0x86) & 15;
+		s->terminal = v == 0 && RAM(0x8c) == 0x68;
+		s->lives = v + 1;
+		break;
+	case G_KANGAROO:
+		set_score(s, bcd2(ram, 0xa8, 0xa7) * 100);
+		v = RAM(0xad);
+		s->terminal = v == 0xff;
+		s->lives = (v & 7) + 1;
+		break;
+	case G_GRAVITAR:
+		set_score(s, bcd3(ram, 9, 8, 7));
+		v = RAM(0x81);
+		s->terminal = v == 0x01;
+		s->lives = v == 0 ? 6 : RAM(0x84) + 1;
+		break;
+	case G_CRAZY_CLIMBER:
+		score = (RAM(0x82) + 10 * RAM(0x83) + 100 * RAM(0x84) + 1000 * RAM(0x85)) * 100;
+		s->reward = score - s->score;
+		if (s->reward < 0)
+			s->reward = 0;
+		s->score = score;
+		s->lives = RAM(0xaa);
+		s->terminal = s->lives == 0;
+		break;
+	case G_STAR_GUNNER:
+		score = 0;
+		for (int i = 0, mult = 1; i < 4; i++, mult *= 10) {
+			v = RAM(0x83 + i) & 15;
+			score += (v == 10 ? 0 : v) * mult;
+		}
+		set_score(s, score * 100);
+		v = RAM(0x87);
+		s->terminal = v == 0;
+		s->started |= v == 0x05;
+		s->lives = s->started ? (v & 15) : 5;
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));
