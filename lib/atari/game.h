@@ -57,7 +57,7 @@ struct atari_game {
 	 * Mode selection for the default mode (ALE's setMode): when mode_addr
 	 * is >= 0, SELECT is pressed (select_frames frames, then one NOOP
 	 * frame) until RAM[mode_addr] == mode_value (and RAM[mode_addr2] ==
- * mode_value2 when mode_addr2 >= 0; when mode_addr2 == mode_addr, either
+	 * mode_value2 when mode_addr2 >= 0; when mode_addr2 == mode_addr, either
 	 * value will do), then the console is reset again.
 	 */
 	int mode_addr, mode_value, mode_addr2, mode_value2, select_frames;
