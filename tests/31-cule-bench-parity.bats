@@ -75,6 +75,12 @@ compare_with_ale() {
 @test "trace --game gravitar: identical to ALE for 3,000 frames" { compare_with_ale gravitar; }
 @test "trace --game crazy_climber: identical to ALE for 3,000 frames" { compare_with_ale crazy_climber; }
 @test "trace --game star_gunner: identical to ALE for 3,000 frames" { compare_with_ale star_gunner; }
+@test "trace --game battle_zone: identical to ALE for 3,000 frames" { compare_with_ale battle_zone; }
+@test "trace --game bowling: identical to ALE for 3,000 frames" { compare_with_ale bowling; }
+@test "trace --game private_eye: identical to ALE for 3,000 frames" { compare_with_ale private_eye; }
+@test "trace --game tutankham: identical to ALE for 3,000 frames" { compare_with_ale tutankham; }
+@test "trace --game zaxxon: identical to ALE for 3,000 frames" { compare_with_ale zaxxon; }
+@test "trace --game video_pinball: identical to ALE for 3,000 frames" { compare_with_ale video_pinball; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

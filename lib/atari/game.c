@@ -11,6 +11,7 @@ enum {
 	G_TIME_PILOT, G_UP_N_DOWN, G_VENTURE, G_WIZARD_OF_WOR,
 	G_ALIEN, G_BANK_HEIST, G_CENTIPEDE, G_CHOPPER_COMMAND, G_DEMON_ATTACK, G_GOPHER,
 	G_HERO, G_JAMESBOND, G_KANGAROO, G_GRAVITAR, G_CRAZY_CLIMBER, G_STAR_GUNNER,
+	G_BATTLE_ZONE, G_BOWLING, G_PRIVATE_EYE, G_TUTANKHAM, G_ZAXXON, G_VIDEO_PINBALL,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -161,6 +162,22 @@ const struct atari_game atari_games[] = {
 	      A(UPLEFT) | A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x80, 0, 2, 5, 0),
 	MODED("star_gunner", "Star Gunner", "a3c1c70024d7aabb41381adbfb6d3b25", G_STAR_GUNNER,
 	      ALL_ACTIONS, 0, 0, 0xf4, 0, 15, 5, 0),
+	{ "battle_zone", "Battle Zone", "41f252a66c6301f1e8ab3612c19bc5d4", G_BATTLE_ZONE, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xa1, 1, -1, 0, 2, 5, 1, 1, 0, 0,
+	  0 },
+	MODED("bowling", "Bowling", "c9b7afad3bfd922e006a6bfc1d4f3fe7", G_BOWLING,
+	      A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), 0, 0, 0x02, 0, 2,
+	      0, 0),
+	MODED("private_eye", "Private Eye", "ef3a4f64b6494ba770862768caf04b86", G_PRIVATE_EYE,
+	      ALL_ACTIONS, ATARI_UP, 1, 0x80, 0, 2, 0, 0),
+	MODED("tutankham", "Tutankham", "085322bae40d904f53bdcc56df0593fc", G_TUTANKHAM,
+	      A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) | A(RIGHTFIRE) |
+	      A(LEFTFIRE), 0, 0, 0xab, 0, 2, 3, 0),
+	MODED("zaxxon", "Zaxxon", "eea0da9b987d661264cce69a7c13c3bd", G_ZAXXON, ALL_ACTIONS,
+	      0, 0, 0x82, 0, 10, 5, 0),
+	MODED("video_pinball", "Video Pinball", "107cc025334211e6d29da0b6be46aec7",
+	      G_VIDEO_PINBALL, A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) |
+	      A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0xc1, 0, 2, 3, 0),
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -199,6 +216,8 @@ HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_stat
 	s->last_lives = g->id == G_RIVERRAID ? 0x58 : 2;
 	if (g->id == G_PITFALL)
 		s->score = 2000;
+	if (g->id == G_PRIVATE_EYE)
+		s->score = 1000;
 }
 
 HOSTDEV void atari_game_mode_selected(const struct atari_game *g, struct atari_game_state *s)
@@ -578,6 +597,40 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		s->terminal = v == 0;
 		s->started |= v == 0x05;
 		s->lives = s->started ? (v & 15) : 5;
+		break;
+	case G_BATTLE_ZONE: {
+		int lo = RAM(0x9d) >> 4, d1 = RAM(0x9e) & 15, d2 = RAM(0x9e) >> 4;
+
+		set_score(s, ((lo == 10 ? 0 : lo) + 10 * (d1 == 10 ? 0 : d1) +
+			      100 * (d2 == 10 ? 0 : d2)) * 1000);
+		s->lives = RAM(0xba) & 15;
+		s->terminal = s->lives == 0;
+		break;
+	}
+	case G_BOWLING:
+		set_score(s, bcd2(ram, 0xa1, 0xa6));
+		s->terminal = RAM(0xa4) > 0x10;
+		break;
+	case G_PRIVATE_EYE:
+		set_score(s, bcd3(ram, 0xca, 0xc9, 0xc8));
+		v = RAM(0xc2);
+		s->terminal = v != 0x00 && v != 0x01;
+		break;
+	case G_TUTANKHAM:
+		set_score(s, bcd2(ram, 0x9c, 0x9a));
+		v = RAM(0x9e);
+		s->terminal = v == 0 && RAM(0x81) != 0x84;
+		s->lives = v & 3;
+		break;
+	case G_ZAXXON:
+		set_score(s, bcd2(ram, 0xe9, 0xe8) * 100);
+		s->lives = RAM(0xea) & 7;
+		s->terminal = s->lives == 0;
+		break;
+	case G_VIDEO_PINBALL:
+		set_score(s, bcd3(ram, 0xb0, 0xb2, 0xb4));
+		s->terminal = (RAM(0xaf) & 1) != 0;
+		s->lives = 4 + (RAM(0xa8) & 1) - (RAM(0x99) & 7);
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));
