@@ -322,9 +322,12 @@ static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 			p[px - x] = colour;
 		}
 	}
-	for (unsigned en = 3; en < 64; en++)
-		if ((seen >> en) & 1)
-			t->collision |= collisions(en);
+	/* Combinations of two objects or more collide. */
+	seen &= 0xfffffffefffefee8ull;
+	while (seen) {
+		t->collision |= collisions(lowest_bit(seen));
+		seen &= seen - 1;
+	}
 }
 
 /* Draw n pixels of the current line from pixel x. */
