@@ -104,3 +104,14 @@ HOSTDEV uint8_t atari_palette_pal_grey(uint8_t colour)
 {
 	return TABLE(pal_grey)[colour >> 1];
 }
+
+/* The CUDA backend compiles the emulator as one unit: keep names local. */
+#undef NTSC_RGB
+#undef NTSC_GREY
+#undef PAL_RGB
+#undef PAL_GREY
+#undef TABLE
+#ifndef __CUDA_ARCH__
+#undef host_ntsc_rgb
+#undef host_pal_rgb
+#endif

@@ -925,3 +925,17 @@ HOSTDEV void atari_tia_set_paddle(struct atari_tia *t, int pot, float resistance
 		resistance = 1.0f;
 	atari_tia_set_pot(t, pot, (int32_t)(resistance * 1000000.0f + 0.5f));
 }
+
+/* The CUDA backend compiles the emulator as one unit: keep names local. */
+#undef TIA_P0
+#undef TIA_M0
+#undef TIA_P1
+#undef TIA_M1
+#undef TIA_BL
+#undef TIA_PF
+#undef HBLANK
+#undef LINE
+#undef MAX_LINES
+#undef MAX_LINES_PAL
+#undef NO_CLOCK
+#undef FB_SIZE
