@@ -8,19 +8,34 @@ load helpers
 
 FRAMES=3000
 
-# compare_with_ale GAME: trace both, name the first differing frame and column.
-compare_with_ale() {
-	local game=$1 roms rom
-	skip_unless_python ale_py
+# All the games of this file, traced by cule-bench (here, one process per
+# game) and by ALE (one Python process for all, to spare start-up time).
+setup_file() {
+	local roms games g
+	python3 -c 'import ale_py' 2>/dev/null || return 0
 	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
-	rom="$roms/$game.bin"
-	[ -f "$rom" ] || skip "ale-py has no ROM $game.bin"
-	cule-bench trace --rom "$rom" --game "$game" --frames "$FRAMES" --seed 7 > ours.csv
-	tail -n +2 ours.csv | cut -d, -f2 > actions.txt
-	python3 "$TOP/share/ale-trace.py" --rom "$rom" --actions actions.txt --seed 7 > ale.csv
-	[ "$(wc -l < ale.csv)" -eq $((FRAMES + 1)) ] || fail "ale-trace.py wrote $(wc -l < ale.csv) lines"
-	if ! cmp -s ours.csv ale.csv; then
-		paste -d'\n' ours.csv ale.csv | awk -F, '
+	games=$(sed -n 's/.*{ compare_with_ale \([a-z_]*\); }.*/\1/p' "$BATS_TEST_FILENAME")
+	: > "$BATS_FILE_TMPDIR/batch"
+	for g in $games; do
+		[ -f "$roms/$g.bin" ] || continue
+		cule-bench trace --rom "$roms/$g.bin" --game "$g" --frames "$FRAMES" --seed 7 \
+			> "$BATS_FILE_TMPDIR/$g.ours" || return 1
+		tail -n +2 "$BATS_FILE_TMPDIR/$g.ours" | cut -d, -f2 > "$BATS_FILE_TMPDIR/$g.actions"
+		printf '%s\t%s\t%s\n' "$roms/$g.bin" "$BATS_FILE_TMPDIR/$g.actions" \
+			"$BATS_FILE_TMPDIR/$g.ale" >> "$BATS_FILE_TMPDIR/batch"
+	done
+	python3 "$TOP/share/ale-trace.py" --batch "$BATS_FILE_TMPDIR/batch" --seed 7
+}
+
+# compare_with_ale GAME: name the first differing frame and column.
+compare_with_ale() {
+	local game=$1 ours="$BATS_FILE_TMPDIR/$1.ours" ale="$BATS_FILE_TMPDIR/$1.ale"
+	skip_unless_python ale_py
+	[ -f "$ours" ] || skip "ale-py has no ROM $game.bin"
+	[ "$(wc -l < "$ale")" -eq $((FRAMES + 1)) ] || fail "ale-trace.py wrote $(wc -l < "$ale") lines"
+	[ "$(wc -l < "$ours")" -eq $((FRAMES + 1)) ] || fail "cule-bench wrote $(wc -l < "$ours") lines"
+	if ! cmp -s "$ours" "$ale"; then
+		paste -d'\n' "$ours" "$ale" | awk -F, '
 			NR % 2 == 1 { split($0, a, ","); next }
 			{ n = split($0, b, ",")
 			  split("frame,action,reward,terminal,lives,ram,screen_md5", col, ",")
