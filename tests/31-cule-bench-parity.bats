@@ -96,6 +96,8 @@ compare_with_ale() {
 @test "trace --game tutankham: identical to ALE for 3,000 frames" { compare_with_ale tutankham; }
 @test "trace --game zaxxon: identical to ALE for 3,000 frames" { compare_with_ale zaxxon; }
 @test "trace --game video_pinball: identical to ALE for 3,000 frames" { compare_with_ale video_pinball; }
+@test "trace --game berzerk: identical to ALE for 3,000 frames" { compare_with_ale berzerk; }
+@test "trace --game defender: identical to ALE for 3,000 frames" { compare_with_ale defender; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

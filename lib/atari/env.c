@@ -158,8 +158,14 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	env_soft_reset(e, rom, g, cfg, fb);
 	atari_game_reset(g, &e->gs);
 	if (g->mode_addr >= 0) {
-		if (g->mode_soft_first)
+		if (g->mode_soft_first & 1)
 			env_soft_reset(e, rom, g, cfg, fb);
+		/* ALE's act(): frameskip frames each. */
+		for (int i = 0; i < (g->mode_soft_first >> 8) * cfg->frameskip; i++) {
+			env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 1, fb);
+			e->episode_frame++;
+			e->frame++;
+		}
 		for (int t = 0; t < MODE_TRIES && !env_mode_ok(e, g); t++) {
 			env_inputs(e, g, cfg, ATARI_NOOP, 0, 1);
 			for (int i = 0; i < g->select_frames; i++)

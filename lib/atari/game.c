@@ -12,6 +12,7 @@ enum {
 	G_ALIEN, G_BANK_HEIST, G_CENTIPEDE, G_CHOPPER_COMMAND, G_DEMON_ATTACK, G_GOPHER,
 	G_HERO, G_JAMESBOND, G_KANGAROO, G_GRAVITAR, G_CRAZY_CLIMBER, G_STAR_GUNNER,
 	G_BATTLE_ZONE, G_BOWLING, G_PRIVATE_EYE, G_TUTANKHAM, G_ZAXXON, G_VIDEO_PINBALL,
+	G_BERZERK, G_DEFENDER,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -178,6 +179,10 @@ const struct atari_game atari_games[] = {
 	MODED("video_pinball", "Video Pinball", "107cc025334211e6d29da0b6be46aec7",
 	      G_VIDEO_PINBALL, A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) |
 	      A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0xc1, 0, 2, 3, 0),
+	MODED("berzerk", "Berzerk", "136f75c4dd02c29283752b7e5799f978", G_BERZERK,
+	      ALL_ACTIONS, 0, 0, 0x80, 1, 2, 3, 20 << 8),
+	MODED("defender", "Defender", "0f643c34e40e3f1daafd9c524d3ffe64", G_DEFENDER,
+	      ALL_ACTIONS, 0, 0, 0x9b, 1, 2, 3, 0),
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -631,6 +636,22 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		set_score(s, bcd3(ram, 0xb0, 0xb2, 0xb4));
 		s->terminal = (RAM(0xaf) & 1) != 0;
 		s->lives = 4 + (RAM(0xa8) & 1) - (RAM(0x99) & 7);
+		break;
+	case G_BERZERK:
+		set_score(s, bcd3(ram, 95, 94, 93));
+		v = RAM(0xda);
+		s->terminal = v == 0xff;
+		s->lives = v + 1;
+		break;
+	case G_DEFENDER:
+		score = 0;
+		for (int i = 0, mult = 1; i < 6; i++, mult *= 10) {
+			v = RAM(0x9c + i) & 15;
+			score += (v == 10 ? 0 : v) * mult;
+		}
+		set_score(s, score);
+		s->lives = RAM(0xc2);
+		s->terminal = s->lives == 0;
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));
