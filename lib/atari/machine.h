@@ -57,7 +57,7 @@ struct atari_rom {
 	uint8_t reset_bank;	/* F8 bank at reset */
 	char md5[33];		/* lowercase hex digest of the image */
 	const char *detected;	/* scheme found by autodetection */
-	uint32_t *rng;		/* ATARI_RNG_TABLE system random numbers */
+	const uint32_t *rng;	/* ATARI_RNG_TABLE system random numbers (shared by all) */
 };
 
 #define ATARI_ROM_INIT { NULL, 0, 0, 0, { 0 }, NULL, NULL }

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,19 @@ void atari_rng_fill(uint32_t seed, uint32_t *out, size_t n)
 	}
 }
 
+/* The system random numbers are the same for every ROM: made once. */
+static uint32_t *rng_table;
+static pthread_once_t rng_once = PTHREAD_ONCE_INIT;
+
+static void rng_table_make(void)
+{
+	uint32_t *t = malloc(sizeof(*t) * ATARI_RNG_TABLE);
+
+	if (t)
+		atari_rng_fill(ATARI_SYSTEM_SEED, t, ATARI_RNG_TABLE);
+	rng_table = t;
+}
+
 int atari_rom_load_mem(struct atari_rom *rom, const void *data, size_t size,
 		       int type, struct core_error *err)
 {
@@ -67,8 +81,9 @@ int atari_rom_load_mem(struct atari_rom *rom, const void *data, size_t size,
 		return core_error_set(err, -EINVAL, "a %s cartridge cannot hold %zu bytes",
 				      atari_cart_type_name(type), size);
 	memset(rom, 0, sizeof(*rom));
+	pthread_once(&rng_once, rng_table_make);
 	rom->data = malloc(size);
-	rom->rng = malloc(sizeof(*rom->rng) * ATARI_RNG_TABLE);
+	rom->rng = rng_table;
 	if (!rom->data || !rom->rng) {
 		atari_rom_release(rom);
 		return core_error_set(err, -ENOMEM, "out of memory");
@@ -82,7 +97,6 @@ int atari_rom_load_mem(struct atari_rom *rom, const void *data, size_t size,
 	for (size_t i = 0; i < sizeof(f8_swapped) / sizeof(*f8_swapped); i++)
 		if (strcmp(rom->md5, f8_swapped[i]) == 0)
 			rom->reset_bank = 0;
-	atari_rng_fill(ATARI_SYSTEM_SEED, rom->rng, ATARI_RNG_TABLE);
 	return 0;
 }
 
@@ -117,7 +131,6 @@ int atari_rom_load_file(struct atari_rom *rom, const char *path, int type,
 void atari_rom_release(struct atari_rom *rom)
 {
 	free(rom->data);
-	free(rom->rng);
 	rom->data = NULL;
 	rom->rng = NULL;
 }
