@@ -101,6 +101,9 @@ compare_with_ale() {
 @test "trace --game video_pinball: identical to ALE for 3,000 frames" { compare_with_ale video_pinball; }
 @test "trace --game berzerk: identical to ALE for 3,000 frames" { compare_with_ale berzerk; }
 @test "trace --game defender: identical to ALE for 3,000 frames" { compare_with_ale defender; }
+@test "trace --game ice_hockey: identical to ALE for 3,000 frames" { compare_with_ale ice_hockey; }
+@test "trace --game name_this_game: identical to ALE for 3,000 frames" { compare_with_ale name_this_game; }
+@test "trace --game yars_revenge: identical to ALE for 3,000 frames" { compare_with_ale yars_revenge; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

@@ -4,7 +4,7 @@
 
 #define PADDLE_MIDDLE ((ATARI_PADDLE_MIN + ATARI_PADDLE_MAX) / 2)
 #define SCREEN_PIXELS (ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT)
-#define MODE_TRIES 64
+#define MODE_TRIES 1024
 
 static HOSTDEV uint64_t env_rand(struct atari_env *e)
 {
@@ -143,6 +143,19 @@ static HOSTDEV int env_mode_ok(const struct atari_env *e, const struct atari_gam
 	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
 }
 
+/* ALE's pressSelect(n): SELECT held n frames, then a NOOP step. */
+static HOSTDEV void env_press_select(struct atari_env *e, const struct atari_rom *rom,
+				     const struct atari_game *g,
+				     const struct atari_env_config *cfg, int n, uint8_t *fb)
+{
+	env_inputs(e, g, cfg, ATARI_NOOP, 0, 1);
+	for (int i = 0; i < n; i++)
+		env_frame(e, rom, fb);
+	env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 1, fb);
+	e->episode_frame++;
+	e->frame++;
+}
+
 static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *rom,
 				  const struct atari_game *g,
 				  const struct atari_env_config *cfg, uint8_t *fb)
@@ -166,14 +179,10 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 			e->episode_frame++;
 			e->frame++;
 		}
-		for (int t = 0; t < MODE_TRIES && !env_mode_ok(e, g); t++) {
-			env_inputs(e, g, cfg, ATARI_NOOP, 0, 1);
-			for (int i = 0; i < g->select_frames; i++)
-				env_frame(e, rom, fb);
-			env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 1, fb);
-			e->episode_frame++;
-			e->frame++;
-		}
+		if (g->mode_soft_first & 2)
+			env_press_select(e, rom, g, cfg, 2, fb);
+		for (int t = 0; t < MODE_TRIES && !env_mode_ok(e, g); t++)
+			env_press_select(e, rom, g, cfg, g->select_frames, fb);
 		atari_game_mode_selected(g, &e->gs);
 		env_soft_reset(e, rom, g, cfg, fb);
 	}

@@ -12,7 +12,7 @@ enum {
 	G_ALIEN, G_BANK_HEIST, G_CENTIPEDE, G_CHOPPER_COMMAND, G_DEMON_ATTACK, G_GOPHER,
 	G_HERO, G_JAMESBOND, G_KANGAROO, G_GRAVITAR, G_CRAZY_CLIMBER, G_STAR_GUNNER,
 	G_BATTLE_ZONE, G_BOWLING, G_PRIVATE_EYE, G_TUTANKHAM, G_ZAXXON, G_VIDEO_PINBALL,
-	G_BERZERK, G_DEFENDER,
+	G_BERZERK, G_DEFENDER, G_ICE_HOCKEY, G_NAME_THIS_GAME, G_YARS_REVENGE,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -183,6 +183,13 @@ const struct atari_game atari_games[] = {
 	      ALL_ACTIONS, 0, 0, 0x80, 1, 2, 3, 20 << 8),
 	MODED("defender", "Defender", "0f643c34e40e3f1daafd9c524d3ffe64", G_DEFENDER,
 	      ALL_ACTIONS, 0, 0, 0x9b, 1, 2, 3, 0),
+	MODED("ice_hockey", "Ice Hockey", "a4c08c4994eb9d24fb78be1793e82e26", G_ICE_HOCKEY,
+	      ALL_ACTIONS, 0, 0, 0x80, 0, 2, 0, 0),
+	MODED("name_this_game", "Name This Game", "36306070f0c90a72461551a7a4f3a209",
+	      G_NAME_THIS_GAME, A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) |
+	      A(LEFTFIRE), 0, 0, 0xde, 0x08, 2, 3, 0),
+	MODED("yars_revenge", "Yars' Revenge", "c5930d0e8cdae3e037349bfa08e871be",
+	      G_YARS_REVENGE, ALL_ACTIONS, ATARI_FIRE, 1, 0xe3, 0, 1, 4, 2),
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -651,6 +658,25 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		}
 		set_score(s, score);
 		s->lives = RAM(0xc2);
+		s->terminal = s->lives == 0;
+		break;
+	case G_ICE_HOCKEY: {
+		int me = bcd1(ram, 0x8a), them = bcd1(ram, 0x8b);
+
+		score = (me > 0 ? me : 0) - (them > 0 ? them : 0);
+		s->reward = score - s->score < 1 ? score - s->score : 1;
+		s->score = score;
+		s->terminal = RAM(0x87) == 0 && RAM(0x86) == 0;
+		break;
+	}
+	case G_NAME_THIS_GAME:
+		set_score(s, bcd3(ram, 0xc6, 0xc5, 0xc4));
+		s->lives = RAM(0xc7) & 7;
+		s->terminal = s->lives == 0;
+		break;
+	case G_YARS_REVENGE:
+		set_score(s, bcd3(ram, 0xe2, 0xe1, 0xe0));
+		s->lives = RAM(0x9e) >> 4;
 		s->terminal = s->lives == 0;
 		break;
 	case G_HOMEBREW:

@@ -66,8 +66,9 @@ struct atari_game {
 	int no_hmove_blanks;	/* HMOVE does not blank the line start (Stella property) */
 	uint32_t illegal;	/* actions ALE turns into NOOP: bit a for action a */
 	int swap_ports;		/* player A's joystick is in the right port */
-	/* Before selecting the mode: bit 0, ALE resets the console; bits 8
-	 * and up, ALE first waits this many NOOP steps (of frameskip frames). */
+	/* Before selecting the mode: bit 0, ALE resets the console; bit 1,
+	 * it presses SELECT once (2 frames); bits 8 and up, it first waits
+	 * this many NOOP steps (of frameskip frames). */
 	int mode_soft_first;
 };
 
