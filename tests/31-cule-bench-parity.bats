@@ -104,6 +104,7 @@ compare_with_ale() {
 @test "trace --game ice_hockey: identical to ALE for 3,000 frames" { compare_with_ale ice_hockey; }
 @test "trace --game name_this_game: identical to ALE for 3,000 frames" { compare_with_ale name_this_game; }
 @test "trace --game yars_revenge: identical to ALE for 3,000 frames" { compare_with_ale yars_revenge; }
+@test "trace --game tennis: identical to ALE for 3,000 frames" { compare_with_ale tennis; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

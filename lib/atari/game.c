@@ -12,7 +12,7 @@ enum {
 	G_ALIEN, G_BANK_HEIST, G_CENTIPEDE, G_CHOPPER_COMMAND, G_DEMON_ATTACK, G_GOPHER,
 	G_HERO, G_JAMESBOND, G_KANGAROO, G_GRAVITAR, G_CRAZY_CLIMBER, G_STAR_GUNNER,
 	G_BATTLE_ZONE, G_BOWLING, G_PRIVATE_EYE, G_TUTANKHAM, G_ZAXXON, G_VIDEO_PINBALL,
-	G_BERZERK, G_DEFENDER, G_ICE_HOCKEY, G_NAME_THIS_GAME, G_YARS_REVENGE,
+	G_BERZERK, G_DEFENDER, G_ICE_HOCKEY, G_NAME_THIS_GAME, G_YARS_REVENGE, G_TENNIS,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -190,6 +190,8 @@ const struct atari_game atari_games[] = {
 	      A(LEFTFIRE), 0, 0, 0xde, 0x08, 2, 3, 0),
 	MODED("yars_revenge", "Yars' Revenge", "c5930d0e8cdae3e037349bfa08e871be",
 	      G_YARS_REVENGE, ALL_ACTIONS, ATARI_FIRE, 1, 0xe3, 0, 1, 4, 2),
+	MODED("tennis", "Tennis", "42cdd6a9e42a3639e190722b8ea3fc51", G_TENNIS, ALL_ACTIONS,
+	      0, 0, 0x80, 0, 2, 0, 0),
 };
 
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
@@ -225,7 +227,7 @@ HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_stat
 {
 	memset(s, 0, sizeof(*s));
 	s->lives = g->lives_at_reset;
-	s->last_lives = g->id == G_RIVERRAID ? 0x58 : 2;
+	s->last_lives = g->id == G_RIVERRAID ? 0x58 : g->id == G_TENNIS ? 0 : 2;
 	if (g->id == G_PITFALL)
 		s->score = 2000;
 	if (g->id == G_PRIVATE_EYE)
@@ -679,6 +681,22 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		s->lives = RAM(0x9e) >> 4;
 		s->terminal = s->lives == 0;
 		break;
+	case G_TENNIS: {
+		/* score holds the previous difference of games, last_lives of points */
+		int dpoints = RAM(0xc7) - RAM(0xc8), dscore = RAM(0xc5) - RAM(0xc6);
+
+		if (s->score != dpoints)
+			s->reward = dpoints - s->score;
+		else if (s->last_lives != dscore)
+			s->reward = dscore - s->last_lives;
+		else
+			s->reward = 0;
+		s->score = dpoints;
+		s->last_lives = dscore;
+		s->terminal = (RAM(0xc7) >= 6 && dpoints >= 2) || (RAM(0xc8) >= 6 && -dpoints >= 2) ||
+			      RAM(0xc7) == 7 || RAM(0xc8) == 7;
+		break;
+	}
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));
 		s->lives = RAM(0x81);
