@@ -57,9 +57,9 @@ frames = sum(a.getFrameNumber() - s for a, s in zip(envs, start))
 print(round(frames / dt))
 PY
 )
-	one=$("$BIN" --rom "$rom" --envs "$ENVS" --threads 1 --steps "$STEPS" -f csv | tail -1 | cut -d, -f10)
+	one=$("$BIN" --rom "$rom" --envs "$ENVS" --threads 1 --steps "$STEPS" -f csv | tail -1 | cut -d, -f11)
 	all=$("$BIN" --rom "$rom" --envs "$ENVS" --threads "$THREADS" --steps "$STEPS" -f csv | tail -1)
-	fps=$(echo "$all" | cut -d, -f10)
+	fps=$(echo "$all" | cut -d, -f11)
 	threads=$(echo "$all" | cut -d, -f4)
 	echo "$game,$ENVS,$STEPS,$ale_fps,$one,$fps,$threads,$(awk -v a="$one" -v b="$ale_fps" 'BEGIN { printf "%.2f", a / b }'),$(awk -v a="$fps" -v b="$ale_fps" 'BEGIN { printf "%.2f", a / b }')"
 done

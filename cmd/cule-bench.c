@@ -422,9 +422,9 @@ static int cmd_run(struct args *a)
 	struct core_atomic af = CORE_ATOMIC_INIT;
 	struct atari_rom rom = ATARI_ROM_INIT;
 	struct atari_batch_stats st;
-	struct table t = { 10, 0, { "game", "backend", "envs", "threads", "frameskip", "steps",
-				    "frames", "episodes", "seconds", "fps" },
-			   { 0, 0, 1, 1, 1, 1, 1, 1, 1, 1 }, { { 0 } } };
+	struct table t = { 11, 0, { "game", "backend", "envs", "threads", "frameskip", "steps",
+				    "frames", "episodes", "reward", "seconds", "fps" },
+			   { 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1 }, { { 0 } } };
 	const struct atari_game *g;
 	double seconds;
 	int threads = 0;
@@ -459,8 +459,9 @@ static int cmd_run(struct args *a)
 	table_add(&t, 0, 5, "%llu", (unsigned long long)st.steps);
 	table_add(&t, 0, 6, "%llu", (unsigned long long)st.frames);
 	table_add(&t, 0, 7, "%llu", (unsigned long long)st.episodes);
-	table_add(&t, 0, 8, "%.3f", seconds);
-	table_add(&t, 0, 9, "%.0f", seconds > 0 ? (double)st.frames / seconds : 0.0);
+	table_add(&t, 0, 8, "%lld", (long long)st.reward);
+	table_add(&t, 0, 9, "%.3f", seconds);
+	table_add(&t, 0, 10, "%.0f", seconds > 0 ? (double)st.frames / seconds : 0.0);
 	atari_rom_release(&rom);
 	if (table_write(fp, &t, default_format(a)) < 0) {
 		table_free(&t);

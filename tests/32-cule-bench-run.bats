@@ -13,18 +13,19 @@ setup() {
 @test "run --format csv: documented columns, steps and frames add up" {
 	run cule-bench --rom "$ROM" --envs 6 --threads 2 --steps 50 --frameskip 4 --sticky 0 -f csv
 	assert_success
-	assert_line --index 0 "game,backend,envs,threads,frameskip,steps,frames,episodes,seconds,fps"
-	IFS=, read -r game backend envs threads skip steps frames episodes seconds fps <<< "${lines[1]}"
+	assert_line --index 0 "game,backend,envs,threads,frameskip,steps,frames,episodes,reward,seconds,fps"
+	IFS=, read -r game backend envs threads skip steps frames episodes reward seconds fps <<< "${lines[1]}"
 	[ "$game" = catch ] && [ "$backend" = cpu ] && [ "$envs" = 6 ] && [ "$threads" = 2 ]
 	[ "$steps" -eq 300 ] || fail "steps $steps"
 	# Every step emulates 4 frames, except steps after an episode's end.
 	[ "$frames" -le 1200 ] && [ "$frames" -gt 1000 ] || fail "frames $frames"
 	[[ $fps =~ ^[0-9]+$ ]] || fail "fps $fps"
+	[[ $reward =~ ^[0-9]+$ ]] && [[ $seconds =~ ^[0-9]+\.[0-9]{3}$ ]] || fail "reward $reward, seconds $seconds"
 }
 
 @test "run --threads: results do not depend on the number of threads" {
-	a=$(cule-bench --rom "$ROM" --envs 5 --threads 1 --steps 300 -f csv | tail -1 | cut -d, -f6-8)
-	b=$(cule-bench --rom "$ROM" --envs 5 --threads 3 --steps 300 -f csv | tail -1 | cut -d, -f6-8)
+	a=$(cule-bench --rom "$ROM" --envs 5 --threads 1 --steps 300 -f csv | tail -1 | cut -d, -f6-9)
+	b=$(cule-bench --rom "$ROM" --envs 5 --threads 3 --steps 300 -f csv | tail -1 | cut -d, -f6-9)
 	[ "$a" = "$b" ] || fail "1 thread: $a, 3 threads: $b"
 }
 
