@@ -1,0 +1,190 @@
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atari/batch.h"
+
+int atari_batch_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+	return 1;
+}
+
+enum job_kind { JOB_INIT, JOB_STEP, JOB_RUN };
+
+struct job {
+	struct atari_batch *b;
+	enum job_kind kind;
+	int first, last;		/* environments [first, last) */
+	const int *actions;
+	long steps;
+	struct atari_batch_stats stats;
+};
+
+static uint8_t *env_fb(struct atari_batch *b, int i)
+{
+	return b->fb ? b->fb + (size_t)i * 2 * ATARI_FB_SIZE : NULL;
+}
+
+static void env_obs(struct atari_batch *b, int i)
+{
+	size_t size = (size_t)atari_env_obs_size(&b->cfg);
+
+	if (b->obs && size)
+		atari_env_observe(&b->envs[i], &b->cfg, env_fb(b, i), b->obs + (size_t)i * size);
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+	struct atari_batch *b = j->b;
+	int set[ATARI_ACTIONS], nset = 0;
+
+	for (int a = 0; a < ATARI_ACTIONS; a++)
+		if (b->game->minimal & (1u << a))
+			set[nset++] = a;
+	for (int i = j->first; i < j->last; i++) {
+		struct atari_env *e = &b->envs[i];
+		uint64_t rng = b->cfg.seed ^ (0xa0761d6478bd642full * (uint64_t)(i + 1));
+
+		switch (j->kind) {
+		case JOB_INIT:
+			atari_env_init(e, b->rom, b->game, &b->cfg, (uint32_t)i, env_fb(b, i));
+			env_obs(b, i);
+			break;
+		case JOB_STEP:
+			b->rewards[i] = atari_env_step(e, b->rom, b->game, &b->cfg,
+						       j->actions[i], env_fb(b, i));
+			b->dones[i] = (uint8_t)atari_env_terminal(e, &b->cfg);
+			if (b->dones[i])
+				atari_env_reset(e, b->rom, b->game, &b->cfg, env_fb(b, i));
+			env_obs(b, i);
+			break;
+		case JOB_RUN:
+			for (long s = 0; s < j->steps; s++) {
+				uint32_t before = e->frame;
+
+				j->stats.reward += atari_env_step(e, b->rom, b->game, &b->cfg,
+						set[next_rand(&rng) % (uint64_t)nset], env_fb(b, i));
+				j->stats.frames += e->frame - before;
+				if (atari_env_terminal(e, &b->cfg)) {
+					j->stats.episodes++;
+					atari_env_reset(e, b->rom, b->game, &b->cfg, env_fb(b, i));
+				}
+				env_obs(b, i);
+			}
+			j->stats.steps += (uint64_t)j->steps;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Run a job over all environments, split among the threads. */
+static int batch_run_jobs(struct atari_batch *b, enum job_kind kind, const int *actions,
+			  long steps, struct atari_batch_stats *stats, struct core_error *err)
+{
+	int t = b->threads < b->n ? b->threads : b->n;
+	struct job *jobs = calloc((size_t)t, sizeof(*jobs));
+	pthread_t *tids = calloc((size_t)t, sizeof(*tids));
+	int started = 0, ret = 0;
+
+	if (!jobs || !tids) {
+		free(jobs);
+		free(tids);
+		return core_error_set(err, -ENOMEM, "out of memory");
+	}
+	for (int k = 0; k < t; k++) {
+		jobs[k] = (struct job){ b, kind, (int)((long)b->n * k / t),
+					(int)((long)b->n * (k + 1) / t), actions, steps, { 0, 0, 0, 0 } };
+		if (k > 0) {
+			int rc = pthread_create(&tids[k], NULL, job_main, &jobs[k]);
+
+			if (rc) {
+				ret = core_error_errno(err, rc, "cannot start a thread");
+				break;
+			}
+			started = k;
+		}
+	}
+	if (ret == 0)
+		job_main(&jobs[0]);
+	for (int k = 1; k <= started; k++)
+		pthread_join(tids[k], NULL);
+	if (stats) {
+		memset(stats, 0, sizeof(*stats));
+		for (int k = 0; k < t; k++) {
+			stats->steps += jobs[k].stats.steps;
+			stats->frames += jobs[k].stats.frames;
+			stats->episodes += jobs[k].stats.episodes;
+			stats->reward += jobs[k].stats.reward;
+		}
+	}
+	free(jobs);
+	free(tids);
+	return ret;
+}
+
+int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
+		     const struct atari_game *g, const struct atari_env_config *cfg,
+		     int n, int threads, struct core_error *err)
+{
+	size_t obs = (size_t)atari_env_obs_size(cfg);
+
+	memset(b, 0, sizeof(*b));
+	if (n < 1)
+		return core_error_set(err, -EINVAL, "a batch needs at least one environment");
+	b->rom = rom;
+	b->game = g;
+	b->cfg = *cfg;
+	b->n = n;
+	b->threads = threads > 0 ? threads : atari_batch_cpus();
+	b->envs = calloc((size_t)n, sizeof(*b->envs));
+	b->rewards = calloc((size_t)n, sizeof(*b->rewards));
+	b->dones = calloc((size_t)n, 1);
+	if (obs) {
+		b->fb = calloc((size_t)n, 2 * (size_t)ATARI_FB_SIZE);
+		b->obs = calloc((size_t)n, obs);
+	}
+	if (!b->envs || !b->rewards || !b->dones || (obs && (!b->fb || !b->obs))) {
+		atari_batch_release(b);
+		return core_error_set(err, -ENOMEM, "out of memory for %d environments", n);
+	}
+	return batch_run_jobs(b, JOB_INIT, NULL, 0, NULL, err);
+}
+
+int atari_batch_step(struct atari_batch *b, const int *actions, struct core_error *err)
+{
+	return batch_run_jobs(b, JOB_STEP, actions, 0, NULL, err);
+}
+
+int atari_batch_run(struct atari_batch *b, long steps, struct atari_batch_stats *stats,
+		    struct core_error *err)
+{
+	return batch_run_jobs(b, JOB_RUN, NULL, steps, stats, err);
+}
+
+void atari_batch_release(struct atari_batch *b)
+{
+	free(b->envs);
+	free(b->fb);
+	free(b->obs);
+	free(b->rewards);
+	free(b->dones);
+	memset(b, 0, sizeof(*b));
+}

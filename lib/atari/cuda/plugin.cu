@@ -1,0 +1,157 @@
+/*
+ * The CUDA backend's plug-in (see atari/cuda.h), built by nvcc into
+ * lib/rlkit/rlkit-atari-cuda.so.  The emulator's sources are compiled here
+ * once more, by nvcc, so that their HOSTDEV functions exist as device code;
+ * the kernels are thin wrappers that give each GPU thread one environment.
+ * Only atari_cuda_plugin_run is exported.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <cuda_runtime.h>
+
+#include "atari/cart.c"
+#include "atari/riot.c"
+#include "atari/tia.c"
+#include "atari/palette.c"
+#include "atari/machine.c"
+#include "atari/game.c"
+#include "atari/env.c"
+#include "atari/cuda.h"
+
+/* Per-environment counters of a run, summed on the host. */
+struct run_counts {
+	unsigned long long frames, episodes;
+	long long reward;
+};
+
+__global__ void k_init(struct atari_env *envs, const struct atari_rom *rom,
+		       const struct atari_game *g, struct atari_env_config cfg, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		atari_env_init(&envs[i], rom, g, &cfg, (uint32_t)i, NULL);
+}
+
+__device__ static uint64_t k_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+__global__ void k_run(struct atari_env *envs, const struct atari_rom *rom,
+		      const struct atari_game *g, struct atari_env_config cfg, int n,
+		      long steps, struct run_counts *counts)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int set[ATARI_ACTIONS], nset = 0;
+	uint64_t rng;
+	struct atari_env *e;
+
+	if (i >= n)
+		return;
+	e = &envs[i];
+	rng = cfg.seed ^ (0xa0761d6478bd642full * (uint64_t)(i + 1));
+	for (int a = 0; a < ATARI_ACTIONS; a++)
+		if (g->minimal & (1u << a))
+			set[nset++] = a;
+	for (long s = 0; s < steps; s++) {
+		uint32_t before = e->frame;
+
+		counts[i].reward += atari_env_step(e, rom, g, &cfg,
+						   set[k_rand(&rng) % (uint64_t)nset], NULL);
+		counts[i].frames += e->frame - before;
+		if (atari_env_terminal(e, &cfg)) {
+			counts[i].episodes++;
+			atari_env_reset(e, rom, g, &cfg, NULL);
+		}
+	}
+}
+
+#define CUDA_TRY(call) do { \
+	cudaError_t e_ = (call); \
+	if (e_ != cudaSuccess) { \
+		snprintf(errbuf, errlen, "CUDA: %s: %s", #call, cudaGetErrorString(e_)); \
+		ret = -EIO; \
+		goto out; \
+	} \
+} while (0)
+
+extern "C" __attribute__((visibility("default")))
+int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *g,
+			  const struct atari_env_config *cfg, int n, long steps,
+			  struct atari_batch_stats *stats, double *seconds,
+			  char *errbuf, size_t errlen)
+{
+	struct atari_rom drom = *rom;
+	struct atari_rom *d_rom = NULL;
+	struct atari_game *d_game = NULL;
+	struct atari_env *d_envs = NULL;
+	struct run_counts *d_counts = NULL, *counts = NULL;
+	uint8_t *d_data = NULL;
+	uint32_t *d_rng = NULL;
+	struct timespec t0, t1;
+	int devices = 0, ret = 0, block = 64;
+	cudaError_t e = cudaGetDeviceCount(&devices);
+
+	if (e != cudaSuccess || devices == 0) {
+		snprintf(errbuf, errlen, "no CUDA GPU: %s",
+			 e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
+		return -ENODEV;
+	}
+	counts = (struct run_counts *)calloc((size_t)n, sizeof(*counts));
+	if (!counts) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	CUDA_TRY(cudaDeviceSetLimit(cudaLimitStackSize, 8192));
+	CUDA_TRY(cudaMalloc((void **)&d_data, rom->size));
+	CUDA_TRY(cudaMalloc((void **)&d_rng, sizeof(uint32_t) * ATARI_RNG_TABLE));
+	CUDA_TRY(cudaMemcpy(d_data, rom->data, rom->size, cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemcpy(d_rng, rom->rng, sizeof(uint32_t) * ATARI_RNG_TABLE,
+			    cudaMemcpyHostToDevice));
+	drom.data = d_data;
+	drom.rng = d_rng;
+	drom.detected = NULL;
+	CUDA_TRY(cudaMalloc((void **)&d_rom, sizeof(drom)));
+	CUDA_TRY(cudaMemcpy(d_rom, &drom, sizeof(drom), cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMalloc((void **)&d_game, sizeof(*g)));
+	CUDA_TRY(cudaMemcpy(d_game, g, sizeof(*g), cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMalloc((void **)&d_envs, sizeof(struct atari_env) * (size_t)n));
+	CUDA_TRY(cudaMalloc((void **)&d_counts, sizeof(*counts) * (size_t)n));
+	CUDA_TRY(cudaMemset(d_counts, 0, sizeof(*counts) * (size_t)n));
+	k_init<<<(n + block - 1) / block, block>>>(d_envs, d_rom, d_game, *cfg, n);
+	CUDA_TRY(cudaGetLastError());
+	CUDA_TRY(cudaDeviceSynchronize());
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	k_run<<<(n + block - 1) / block, block>>>(d_envs, d_rom, d_game, *cfg, n, steps, d_counts);
+	CUDA_TRY(cudaGetLastError());
+	CUDA_TRY(cudaDeviceSynchronize());
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CUDA_TRY(cudaMemcpy(counts, d_counts, sizeof(*counts) * (size_t)n, cudaMemcpyDeviceToHost));
+	memset(stats, 0, sizeof(*stats));
+	stats->steps = (uint64_t)n * (uint64_t)steps;
+	for (int i = 0; i < n; i++) {
+		stats->frames += counts[i].frames;
+		stats->episodes += counts[i].episodes;
+		stats->reward += counts[i].reward;
+	}
+	*seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+out:
+	cudaFree(d_counts);
+	cudaFree(d_envs);
+	cudaFree(d_game);
+	cudaFree(d_rom);
+	cudaFree(d_rng);
+	cudaFree(d_data);
+	free(counts);
+	return ret;
+}

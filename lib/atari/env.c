@@ -1,0 +1,360 @@
+#include <string.h>
+
+#include "atari/env.h"
+
+#define PADDLE_MIDDLE ((ATARI_PADDLE_MIN + ATARI_PADDLE_MAX) / 2)
+#define SCREEN_PIXELS (ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT)
+#define MODE_TRIES 1024
+
+static HOSTDEV uint64_t env_rand(struct atari_env *e)
+{
+	uint64_t z = (e->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static HOSTDEV double env_rand01(struct atari_env *e)
+{
+	return (double)(env_rand(e) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Joystick lines of an action, as the 4 bits up, down, left, right. */
+static HOSTDEV unsigned joy_bits(int a)
+{
+	const uint32_t up = 0x0c4c4, down = 0x32320, left = 0x29290, right = 0x14948;
+
+	if (a < 0 || a >= ATARI_ACTIONS)
+		return 0;
+	return ((up >> a) & 1) | ((down >> a) & 1) << 1 | ((left >> a) & 1) << 2 |
+	       ((right >> a) & 1) << 3;
+}
+
+static HOSTDEV int fire_of(int a)
+{
+	return a == ATARI_FIRE || (a >= ATARI_UPFIRE && a < ATARI_ACTIONS);
+}
+
+/* Paddle motion of an action: -1 right, +1 left, 0 none. */
+static HOSTDEV int paddle_dir(int a)
+{
+	unsigned b = joy_bits(a);
+
+	return (b & 8) ? -1 : (b & 4) ? 1 : 0;
+}
+
+static HOSTDEV void env_pots(struct atari_env *e, const struct atari_game *g, int grounded)
+{
+	struct atari_machine *m = &e->m;
+	int swapped = g->controller == ATARI_PADDLES_SWAPPED;
+
+	if (g->controller == ATARI_JOYSTICK) {
+		for (int p = 0; p < 2; p++)
+			atari_machine_set_pot(m, p, ATARI_POT_OPEN);
+	} else {
+		atari_machine_set_pot(m, swapped ? 1 : 0,
+				      grounded ? ATARI_POT_GROUNDED : e->paddle[0]);
+		atari_machine_set_pot(m, swapped ? 0 : 1,
+				      grounded ? ATARI_POT_GROUNDED : e->paddle[1]);
+	}
+	for (int p = 2; p < 4; p++)
+		atari_machine_set_pot(m, p, g->right_paddles ? ATARI_POT_GROUNDED : ATARI_POT_OPEN);
+}
+
+/* Set the controllers and switches for player A's action `a`. */
+static HOSTDEV void env_inputs(struct atari_env *e, const struct atari_game *g,
+			       const struct atari_env_config *cfg, int a, int reset,
+			       int select)
+{
+	struct atari_machine *m = &e->m;
+	uint8_t swcha = 0xff;
+
+	if (g->controller == ATARI_JOYSTICK) {
+		swcha = (uint8_t)~(joy_bits(a) << (g->swap_ports ? 0 : 4));
+		atari_machine_set_fire(m, g->swap_ports ? 1 : 0, fire_of(a));
+		atari_machine_set_fire(m, g->swap_ports ? 0 : 1, 0);
+	} else {
+		uint8_t bit = g->controller == ATARI_PADDLES_SWAPPED ? 0x40 : 0x80;
+
+		if (fire_of(a))
+			swcha = (uint8_t)(swcha & ~bit);
+		atari_machine_set_fire(m, 0, 0);
+		atari_machine_set_fire(m, 1, 0);
+	}
+	m->riot.swcha = swcha;
+	m->riot.swchb = (uint8_t)(0x34 | 0x08 | (reset ? 0 : 0x01) | (select ? 0 : 0x02) |
+				  ((cfg->difficulty & 1) ? 0x40 : 0) |
+				  ((cfg->difficulty & 2) ? 0x80 : 0));
+}
+
+static HOSTDEV void env_frame(struct atari_env *e, const struct atari_rom *rom, uint8_t *fb)
+{
+	if (e->frame_complete)
+		e->fb_cur ^= 1;
+	e->frame_complete = (uint8_t)atari_machine_frame(&e->m, rom,
+			fb ? fb + (size_t)e->fb_cur * ATARI_FB_SIZE : NULL);
+}
+
+/* ALE's emulate(): `n` frames of action `a` (or of the reset switch). */
+static HOSTDEV void env_emulate(struct atari_env *e, const struct atari_rom *rom,
+				const struct atari_game *g, const struct atari_env_config *cfg,
+				int a, int reset, int n, uint8_t *fb)
+{
+	for (int i = 0; i < n; i++) {
+		if (g->controller != ATARI_JOYSTICK) {
+			int32_t p = e->paddle[0] + paddle_dir(a) * ATARI_PADDLE_DELTA;
+
+			e->paddle[0] = p < ATARI_PADDLE_MIN ? ATARI_PADDLE_MIN :
+				       p > ATARI_PADDLE_MAX ? ATARI_PADDLE_MAX : p;
+			env_pots(e, g, 0);
+		}
+		env_inputs(e, g, cfg, reset ? ATARI_NOOP : a, reset, 0);
+		env_frame(e, rom, fb);
+		atari_game_step(g, e->m.riot.ram, &e->gs);
+	}
+}
+
+static HOSTDEV void env_machine_reset(struct atari_env *e, const struct atari_rom *rom,
+				      uint8_t *fb)
+{
+	atari_machine_reset(&e->m, rom);
+	if (fb)
+		memset(fb, 0, 2 * (size_t)ATARI_FB_SIZE);
+}
+
+static HOSTDEV void env_soft_reset(struct atari_env *e, const struct atari_rom *rom,
+				   const struct atari_game *g,
+				   const struct atari_env_config *cfg, uint8_t *fb)
+{
+	env_emulate(e, rom, g, cfg, ATARI_NOOP, 1, 4, fb);
+	e->action[0] = e->action[1] = ATARI_NOOP;
+}
+
+static HOSTDEV int env_mode_ok(const struct atari_env *e, const struct atari_game *g)
+{
+	const uint8_t *ram = e->m.riot.ram;
+
+	int v = ram[g->mode_addr & 0x7f];
+
+	if (g->mode_addr2 == g->mode_addr)	/* either value */
+		return v == g->mode_value || v == g->mode_value2;
+	return v == g->mode_value &&
+	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
+}
+
+/* ALE's pressSelect(n): SELECT held n frames, then a NOOP step. */
+static HOSTDEV void env_press_select(struct atari_env *e, const struct atari_rom *rom,
+				     const struct atari_game *g,
+				     const struct atari_env_config *cfg, int n, uint8_t *fb)
+{
+	env_inputs(e, g, cfg, ATARI_NOOP, 0, 1);
+	for (int i = 0; i < n; i++)
+		env_frame(e, rom, fb);
+	env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 1, fb);
+	e->episode_frame++;
+	e->frame++;
+}
+
+static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *rom,
+				  const struct atari_game *g,
+				  const struct atari_env_config *cfg, uint8_t *fb)
+{
+	e->episode_frame = 0;
+	e->truncated = 0;
+	e->life_lost = 0;
+	e->paddle[0] = e->paddle[1] = PADDLE_MIDDLE;
+	if (g->controller != ATARI_JOYSTICK)
+		env_pots(e, g, 0);
+	env_machine_reset(e, rom, fb);
+	env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 60, fb);
+	env_soft_reset(e, rom, g, cfg, fb);
+	atari_game_reset(g, &e->gs);
+	if (g->mode_addr >= 0) {
+		if (g->mode_soft_first & 1)
+			env_soft_reset(e, rom, g, cfg, fb);
+		/* ALE's act(): frameskip frames each. */
+		for (int i = 0; i < (g->mode_soft_first >> 8) * cfg->frameskip; i++) {
+			env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 1, fb);
+			e->episode_frame++;
+			e->frame++;
+		}
+		if (g->mode_soft_first & 2)
+			env_press_select(e, rom, g, cfg, 2, fb);
+		for (int t = 0; t < MODE_TRIES && !env_mode_ok(e, g); t++)
+			env_press_select(e, rom, g, cfg, g->select_frames, fb);
+		atari_game_mode_selected(g, &e->gs);
+		env_soft_reset(e, rom, g, cfg, fb);
+	}
+	env_soft_reset(e, rom, g, cfg, fb);
+	for (int i = 0; i < g->n_start_actions; i++)
+		env_emulate(e, rom, g, cfg, g->start_action, 0, 1, fb);
+}
+
+HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
+			    const struct atari_game *g, const struct atari_env_config *cfg,
+			    uint32_t index, uint8_t *fb)
+{
+	memset(e, 0, sizeof(*e));
+	e->rng = cfg->seed * 0x9e3779b97f4a7c15ull + index;
+	e->frame_complete = 1;
+	atari_machine_power_on(&e->m, rom);
+	atari_machine_configure(&e->m, g->ystart, g->height, !g->no_hmove_blanks);
+	if (fb)
+		memset(fb, 0, 2 * (size_t)ATARI_FB_SIZE);
+	env_pots(e, g, 1);
+	if (g->power_on_frames > 0) {
+		for (int i = 0; i < g->power_on_frames; i++)
+			env_frame(e, rom, fb);
+		env_machine_reset(e, rom, fb);
+	}
+	atari_env_reset(e, rom, g, cfg, fb);
+}
+
+HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
+			     const struct atari_game *g, const struct atari_env_config *cfg,
+			     uint8_t *fb)
+{
+	if (cfg->episodic_life && e->life_lost && !atari_env_game_over(e) && !e->truncated) {
+		e->life_lost = 0;
+		atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
+		return;
+	}
+	env_ale_reset(e, rom, g, cfg, fb);
+	if (cfg->noop_max > 0) {
+		int n = 1 + (int)(env_rand(e) % (uint64_t)cfg->noop_max);
+
+		for (int i = 0; i < n; i++) {
+			atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
+			if (atari_env_terminal(e, cfg))
+				env_ale_reset(e, rom, g, cfg, fb);
+		}
+	}
+}
+
+HOSTDEV int atari_env_game_over(const struct atari_env *e)
+{
+	return e->gs.terminal;
+}
+
+HOSTDEV int atari_env_lives(const struct atari_env *e)
+{
+	return e->gs.terminal ? 0 : e->gs.lives;
+}
+
+HOSTDEV int atari_env_terminal(const struct atari_env *e, const struct atari_env_config *cfg)
+{
+	return e->gs.terminal || e->truncated || e->life_lost;
+}
+
+HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
+			   const struct atari_game *g, const struct atari_env_config *cfg,
+			   int action, uint8_t *fb)
+{
+	int sum = 0, lives = e->gs.lives;
+
+	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
+		action = ATARI_NOOP;
+	for (int i = 0; i < cfg->frameskip; i++) {
+		if (env_rand01(e) >= cfg->repeat_action_probability)
+			e->action[0] = (uint8_t)action;
+		(void)env_rand01(e);
+		if (e->gs.terminal || e->truncated)
+			continue;
+		env_emulate(e, rom, g, cfg, e->action[0], 0, 1, fb);
+		e->episode_frame++;
+		e->frame++;
+		sum += e->gs.reward;
+		if (cfg->max_frames > 0 && e->episode_frame >= (uint32_t)cfg->max_frames)
+			e->truncated = 1;
+	}
+	if (cfg->episodic_life && e->gs.lives < lives && e->gs.lives > 0)
+		e->life_lost = 1;
+	return sum;
+}
+
+HOSTDEV const uint8_t *atari_env_screen(const struct atari_env *e, const uint8_t *fb)
+{
+	return fb + (size_t)e->fb_cur * ATARI_FB_SIZE;
+}
+
+HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg)
+{
+	int pixels = cfg->resize ? 84 * 84 : SCREEN_PIXELS;
+
+	switch (cfg->obs) {
+	case ATARI_OBS_INDEX: case ATARI_OBS_GRAY: return pixels;
+	case ATARI_OBS_RGB: return 3 * pixels;
+	default: return 0;
+	}
+}
+
+/* Channel `ch` of pixel `i` of a screen, in the observation's space. */
+static HOSTDEV int pixel_value(const uint8_t *scr, int i, int obs, int ch)
+{
+	switch (obs) {
+	case ATARI_OBS_GRAY:
+		return atari_palette_grey(scr[i]);
+	case ATARI_OBS_RGB:
+		return (int)(atari_palette_rgb(scr[i]) >> (16 - 8 * ch)) & 0xff;
+	default:
+		return scr[i];
+	}
+}
+
+static HOSTDEV int pooled(const uint8_t *cur, const uint8_t *prev, int i, int obs, int ch)
+{
+	int v = pixel_value(cur, i, obs, ch);
+
+	if (prev) {
+		int w = pixel_value(prev, i, obs, ch);
+
+		if (w > v)
+			v = w;
+	}
+	return v;
+}
+
+HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env_config *cfg,
+			       const uint8_t *fb, uint8_t *out)
+{
+	const uint8_t *cur = fb + (size_t)e->fb_cur * ATARI_FB_SIZE;
+	const uint8_t *prev = cfg->maxpool ? fb + (size_t)(e->fb_cur ^ 1) * ATARI_FB_SIZE : NULL;
+	int nch = cfg->obs == ATARI_OBS_RGB ? 3 : 1;
+
+	if (cfg->obs == ATARI_OBS_NONE)
+		return;
+	if (!cfg->resize) {
+		for (int i = 0; i < SCREEN_PIXELS; i++)
+			for (int c = 0; c < nch; c++)
+				out[i * nch + c] = (uint8_t)pooled(cur, prev, i, cfg->obs, c);
+		return;
+	}
+	/* Area averaging: each output pixel is the mean of the input area it
+	 * covers, partial pixels weighted by their coverage. */
+	for (int oy = 0; oy < 84; oy++) {
+		float y0 = oy * (ATARI_SCREEN_HEIGHT / 84.0f), y1 = y0 + ATARI_SCREEN_HEIGHT / 84.0f;
+
+		for (int ox = 0; ox < 84; ox++) {
+			float x0 = ox * (ATARI_SCREEN_WIDTH / 84.0f), x1 = x0 + ATARI_SCREEN_WIDTH / 84.0f;
+
+			for (int c = 0; c < nch; c++) {
+				float sum = 0, area = 0;
+
+				for (int y = (int)y0; y < y1 && y < ATARI_SCREEN_HEIGHT; y++) {
+					float wy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
+
+					for (int x = (int)x0; x < x1 && x < ATARI_SCREEN_WIDTH; x++) {
+						float wx = (x + 1 < x1 ? x + 1 : x1) - (x > x0 ? x : x0);
+
+						sum += wx * wy * pooled(cur, prev,
+									y * ATARI_SCREEN_WIDTH + x,
+									cfg->obs, c);
+						area += wx * wy;
+					}
+				}
+				out[(oy * 84 + ox) * nch + c] = (uint8_t)(sum / area + 0.5f);
+			}
+		}
+	}
+}

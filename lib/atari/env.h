@@ -1,0 +1,133 @@
+/*
+ * ALE environments: the Arcade Learning Environment's semantics on top of
+ * the console, so that agents move between ALE and this emulator.
+ *
+ * Conventions (each is an option of cule-bench, documented with its default
+ * in cule-bench(1)):
+ *
+ *  - Loading a ROM powers the console on as ALE's emulator does: RAM and
+ *    RIOT timer from the system random numbers (atari/machine.h), then,
+ *    since ALE guesses the TV format, 60 frames with no input and a reset.
+ *  - Reset (every episode): console reset, 60 frames of NOOP, the reset
+ *    switch held 4 frames, the game's default mode selected (SELECT pressed
+ *    until the mode's RAM byte matches, then the reset switch again), the
+ *    reset switch held 4 frames again, then the game's starting actions,
+ *    one frame each.
+ *  - Step: the action is repeated `frameskip` frames; with probability
+ *    `repeat_action_probability` the previous frame's action is kept
+ *    instead (sticky actions), decided per frame.  Rewards of the frames
+ *    add up.  Once terminal, frames are not emulated and give no reward.
+ *  - Terminal: the game's end, or `max_frames` frames in the episode
+ *    (108,000 = 30 minutes by default, ALE's v5 cap), or with
+ *    `episodic_life` a lost life (the game then continues at the next
+ *    reset instead of restarting, as DQN's wrapper does).
+ *  - Noop starts: after a reset, a random number of NOOP steps, 1 to
+ *    `noop_max` (0: none).
+ *  - Observations: the 210x160 screen (ALE's getScreen rows) as palette
+ *    indices, grayscale (ALE's luminance) or RGB, optionally the pixel-wise
+ *    maximum of the last two frames (`maxpool`), optionally resized to
+ *    84x84 by area averaging.
+ *  - Paddle games: LEFT/RIGHT actions turn the paddle by 23,000 ohms per
+ *    frame between 27,450 and 790,196 ohms (from the middle at reset);
+ *    FIRE presses its button.
+ *
+ * Random numbers for sticky actions and noop starts come from a per-
+ * environment generator seeded from `seed` and the environment's index:
+ * statistically as in ALE, not the same stream.  With
+ * repeat_action_probability 0 and no noop starts, trajectories are
+ * identical to ALE's frame by frame (the parity test checks it).
+ *
+ * An environment is a plain struct (clone by copy); frame buffers are the
+ * caller's: two of ATARI_FB_SIZE bytes per environment, which the console
+ * alternates as ALE does.  Stepping never allocates.
+ */
+#ifndef ATARI_ENV_H
+#define ATARI_ENV_H
+
+#include <stdint.h>
+
+#include "atari/game.h"
+#include "atari/hostdev.h"
+#include "atari/machine.h"
+
+#define ATARI_FB_SIZE (ATARI_SCREEN_WIDTH * ATARI_FB_LINES)
+#define ATARI_PADDLE_MIN 27450
+#define ATARI_PADDLE_MAX 790196
+#define ATARI_PADDLE_DELTA 23000
+
+enum atari_obs {
+	ATARI_OBS_NONE,		/* no observation (throughput runs) */
+	ATARI_OBS_INDEX,	/* palette indices, 1 byte per pixel */
+	ATARI_OBS_GRAY,		/* luminance, 1 byte per pixel */
+	ATARI_OBS_RGB,		/* 3 bytes per pixel */
+};
+
+struct atari_env_config {
+	int frameskip;			/* frames per step (>= 1); default 4 */
+	float repeat_action_probability; /* default 0.25 */
+	int max_frames;			/* per episode, 0 = no cap; default 108000 */
+	int noop_max;			/* default 0 */
+	int episodic_life;		/* default 0 */
+	int maxpool;			/* default 0 */
+	int obs;			/* enum atari_obs; default ATARI_OBS_NONE */
+	int resize;			/* 0: 210x160, else 84x84; default 0 */
+	int difficulty;			/* bit 0 left A, bit 1 right A; default 0 */
+	uint64_t seed;			/* default 0 */
+};
+
+#define ATARI_ENV_CONFIG_INIT { 4, 0.25f, 108000, 0, 0, 0, ATARI_OBS_NONE, 0, 0, 0 }
+
+struct atari_env {
+	struct atari_machine m;
+	struct atari_game_state gs;
+	uint64_t rng;			/* sticky actions and noop starts */
+	int32_t paddle[2];		/* paddle positions in ohms */
+	uint32_t episode_frame;		/* frames emulated in this episode */
+	uint32_t frame;			/* frames emulated since loading */
+	uint8_t action[2];		/* the action held (sticky actions) */
+	uint8_t fb_cur;			/* frame buffer drawn last (0 or 1) */
+	uint8_t frame_complete;		/* the last frame completed */
+	uint8_t truncated;		/* the frame cap ended the episode */
+	uint8_t life_lost;		/* episodic life ended the episode */
+	uint8_t pad_[2];
+};
+
+/* Observation size in bytes for a configuration (0 for ATARI_OBS_NONE). */
+HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg);
+
+/*
+ * Load: power on and reset as ALE's loadROM does.  `fb` is two frame
+ * buffers (2 * ATARI_FB_SIZE bytes), or NULL to draw nothing.  `index`
+ * seeds the environment's generator together with cfg->seed.
+ */
+HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
+			    const struct atari_game *g, const struct atari_env_config *cfg,
+			    uint32_t index, uint8_t *fb);
+
+/* ALE's reset_game (plus noop starts, and episodic-life continuation). */
+HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
+			     const struct atari_game *g, const struct atari_env_config *cfg,
+			     uint8_t *fb);
+
+/* ALE's act: returns the reward of the step. */
+HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
+			   const struct atari_game *g, const struct atari_env_config *cfg,
+			   int action, uint8_t *fb);
+
+/* The episode is over (game over, frame cap, or with episodic life a lost life). */
+HOSTDEV int atari_env_terminal(const struct atari_env *e, const struct atari_env_config *cfg);
+
+/* The game itself is over (ALE's game_over without truncation). */
+HOSTDEV int atari_env_game_over(const struct atari_env *e);
+
+/* ALE's lives(): the game's lives, 0 once the game is over. */
+HOSTDEV int atari_env_lives(const struct atari_env *e);
+
+/* The current screen: 210 rows of 160 palette indices inside `fb`. */
+HOSTDEV const uint8_t *atari_env_screen(const struct atari_env *e, const uint8_t *fb);
+
+/* Write the observation (atari_env_obs_size bytes) of the current state. */
+HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env_config *cfg,
+			       const uint8_t *fb, uint8_t *out);
+
+#endif

@@ -1,0 +1,709 @@
+#include <string.h>
+
+#include "atari/game.h"
+
+enum {
+	G_UNKNOWN, G_PONG, G_BREAKOUT, G_SPACE_INVADERS, G_SEAQUEST, G_QBERT,
+	G_BEAM_RIDER, G_ENDURO, G_MS_PACMAN, G_ASTERIX, G_BOXING, G_FREEWAY,
+	G_ASTEROIDS, G_ATLANTIS, G_FROSTBITE, G_MONTEZUMA, G_HOMEBREW,
+	G_AMIDAR, G_ASSAULT, G_KRULL, G_KUNG_FU_MASTER, G_PHOENIX, G_RIVERRAID,
+	G_ROAD_RUNNER, G_ROBOTANK, G_FISHING_DERBY, G_PITFALL, G_SKIING, G_SOLARIS,
+	G_TIME_PILOT, G_UP_N_DOWN, G_VENTURE, G_WIZARD_OF_WOR,
+	G_ALIEN, G_BANK_HEIST, G_CENTIPEDE, G_CHOPPER_COMMAND, G_DEMON_ATTACK, G_GOPHER,
+	G_HERO, G_JAMESBOND, G_KANGAROO, G_GRAVITAR, G_CRAZY_CLIMBER, G_STAR_GUNNER,
+	G_BATTLE_ZONE, G_BOWLING, G_PRIVATE_EYE, G_TUTANKHAM, G_ZAXXON, G_VIDEO_PINBALL,
+	G_BERZERK, G_DEFENDER, G_ICE_HOCKEY, G_NAME_THIS_GAME, G_YARS_REVENGE, G_TENNIS,
+};
+
+#define A(x) (1u << ATARI_##x)
+#define ALL_ACTIONS ((1u << ATARI_ACTIONS) - 1)
+#define FIRE_ACTIONS (A(FIRE) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) | \
+		      A(UPRIGHTFIRE) | A(UPLEFTFIRE) | A(DOWNRIGHTFIRE) | A(DOWNLEFTFIRE))
+/* A joystick game with the default display, no mode selection. */
+/* A joystick game with the default display whose mode ALE selects. */
+#define MODED(name, title, md5, id, minimal, start, nstart, addr, value, frames, lives, first) \
+	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
+	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first }
+#define SIMPLE(name, title, md5, id, minimal, start, nstart, lives) \
+	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
+	  NO_MODE, lives, 1, 0, 0, 0, 0 }
+#define NO_MODE -1, 0, -1, 0, 0
+/* MD5 of share/roms/catch.bin as the build assembles it (a test checks it). */
+#define CATCH_MD5 "0d86d32974ce16f76406c387ec5b95e1"
+
+/* name, title, md5, id, cart, controller, right paddles, power-on frames,
+ * ystart, height, minimal set, start actions, count, mode selection,
+ * lives at reset, verified, HMOVE blanks off */
+const struct atari_game atari_games[] = {
+	{ "unknown", "Unknown ROM", "", G_UNKNOWN, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
+	  ALL_ACTIONS, 0, 0, NO_MODE, 0, 0, 0, 0, 0, 0 },
+	{ "pong", "Video Olympics (Pong)", "60e0ea3cbe0913d39803477945e9e5ec", G_PONG, 0,
+	  ATARI_PADDLES_SWAPPED, 1, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
+	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0 },
+	{ "breakout", "Breakout", "f34f08e5eb96e500e851a80be3277a56", G_BREAKOUT, 0,
+	  ATARI_PADDLES, 1, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0, 0 },
+	{ "space_invaders", "Space Invaders", "72ffbef6504b75e69ee1045af9075f66",
+	  G_SPACE_INVADERS, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
+	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0, 0 },
+	{ "seaquest", "Seaquest", "240bfbac5163af4df5ae713985386f92", G_SEAQUEST, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0 },
+	{ "qbert", "Q*bert", "484b0076816a104875e00467d431c2d2", G_QBERT, 0,
+	  ATARI_JOYSTICK, 0, 60, 40, 210,
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0 },
+	{ "beam_rider", "Beamrider", "79ab4123a83dc11d468fb2108ea09e2e", G_BEAM_RIDER, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPRIGHT) | A(UPLEFT) |
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0, 0, 0 },
+	{ "enduro", "Enduro", "94b92a882f6dbaa6993a46e2dcc58402", G_ENDURO, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) | A(DOWNLEFT) |
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_FIRE, 1, NO_MODE, 0, 1, 0, 0, 0, 0 },
+	{ "ms_pacman", "Ms. Pac-Man", "87e79cd41ce136fd4f72cc6e2c161bee", G_MS_PACMAN, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
+	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0, 0 },
+	{ "asterix", "Asterix", "89a68746eff7f266bbf08de2483abe55", G_ASTERIX, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
+	  A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, NO_MODE, 3, 1, 0, 0, 0, 0 },
+	{ "boxing", "Boxing", "c3ef5c4653212088eda54dc91d787870", G_BOXING, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0, 0 },
+	{ "freeway", "Freeway", "8e0ab801b1705a740b476b7f588c6d16", G_FREEWAY, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), 0, 0,
+	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0, 0 },
+	{ "asteroids", "Asteroids", "ccbd36746ed4525821a8083b0d6d2c2c", G_ASTEROIDS, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
+	  A(UPLEFT) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) |
+	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0, 0 },
+	{ "atlantis", "Atlantis", "9ad36e699ef6f45d9eb6c4cf90475c9f", G_ATLANTIS, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0, 0 },
+	{ "frostbite", "Frostbite", "4ca73eb959299471788f0b685c3ba0b5", G_FROSTBITE, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0, 0, 0 },
+	{ "montezuma_revenge", "Montezuma's Revenge", "3347a6dd59049b15a38394aa2dafa585",
+	  G_MONTEZUMA, 0, ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE,
+	  6, 1, 0, 0, 0, 0 },
+	/* The project's own game (share/roms/catch.asm): no ALE reference. */
+	{ "catch", "Catch (rlkit homebrew)", CATCH_MD5, G_HOMEBREW, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), 0, 0, NO_MODE,
+	  3, -1, 0, 0, 0, 0 },
+	SIMPLE("amidar", "Amidar", "acb7750b4d0c4bd34969802a7deb2990", G_AMIDAR,
+	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
+	       A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, 3),
+	SIMPLE("assault", "Assault", "de78b3a064d374390ac0710f95edde92", G_ASSAULT,
+	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE),
+	       0, 0, 4),
+	SIMPLE("krull", "Krull", "4baada22435320d185c95b7dd2bcdb24", G_KRULL, ALL_ACTIONS, 0, 0, 3),
+	SIMPLE("kung_fu_master", "Kung-Fu Master", "5b92a93b23523ff16e2789b820e2a4c5",
+	       G_KUNG_FU_MASTER, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) |
+	       A(DOWNLEFT) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) | A(UPRIGHTFIRE) |
+	       A(UPLEFTFIRE) | A(DOWNRIGHTFIRE) | A(DOWNLEFTFIRE), 0, 0, 4),
+	SIMPLE("phoenix", "Phoenix", "7e52a95074a66640fcfde124fffd491a", G_PHOENIX,
+	       A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(RIGHTFIRE) | A(LEFTFIRE) |
+	       A(DOWNFIRE), 0, 0, 5),
+	SIMPLE("riverraid", "River Raid", "393948436d1f4cc3192410bb918f9724", G_RIVERRAID,
+	       ALL_ACTIONS, 0, 0, 4),
+	SIMPLE("road_runner", "Road Runner", "ce5cc62608be2cd3ed8abd844efb8919", G_ROAD_RUNNER,
+	       ALL_ACTIONS, 0, 0, 3),
+	SIMPLE("robotank", "Robot Tank", "4f618c2429138e0280969193ed6c107e", G_ROBOTANK,
+	       ALL_ACTIONS, 0, 0, 4),
+	SIMPLE("fishing_derby", "Fishing Derby", "b8865f05676e64f3bec72b9defdacfa7",
+	       G_FISHING_DERBY, ALL_ACTIONS, 0, 0, 0),
+	SIMPLE("pitfall", "Pitfall!", "3e90cf23106f2e08b2781e41299de556", G_PITFALL,
+	       ALL_ACTIONS, ATARI_UP, 1, 3),
+	{ "skiing", "Skiing", "b76fbadc8ffb1f83e2ca08b6fb4d6c9f", G_SKIING, 0, ATARI_JOYSTICK, 0,
+	  60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), ATARI_DOWN, 16, NO_MODE, 0, 1, 0,
+	  FIRE_ACTIONS, 0, 0 },
+	SIMPLE("solaris", "Solaris", "e72eb8d4410152bdcb69e7fba327b420", G_SOLARIS,
+	       ALL_ACTIONS, 0, 0, 3),
+	SIMPLE("time_pilot", "Time Pilot", "fc2104dd2dadf9a6176c1c1c8f87ced9", G_TIME_PILOT,
+	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
+	       A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, 5),
+	{ "up_n_down", "Up'n Down", "a499d720e7ee35c62424de882a3351b6", G_UP_N_DOWN, 0,
+	  ATARI_JOYSTICK, 0, 60, 30, 210,
+	  A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), ATARI_FIRE, 1,
+	  NO_MODE, 5, 1, 0, 0, 0, 0 },
+	SIMPLE("venture", "Venture", "3e899eba0ca8cd2972da1ae5479b4f0d", G_VENTURE,
+	       ALL_ACTIONS, 0, 0, 4),
+	{ "wizard_of_wor", "Wizard of Wor", "7e8aa18bc9502eb57daaf5e7c1e94da7",
+	  G_WIZARD_OF_WOR, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
+	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0 },
+	MODED("alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN, ALL_ACTIONS,
+	      0, 0, 0x81, 0, 1, 3, 0),
+	MODED("bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
+	      ALL_ACTIONS, 0, 0, 0x80, 0, 1, 5, 0),
+	MODED("centipede", "Centipede", "91c2098e88a6b13f977af8c003e0bca5", G_CENTIPEDE,
+	      ALL_ACTIONS, 0, 0, 0xa7, 0x16, 2, 3, 0),
+	MODED("chopper_command", "Chopper Command", "c1cb228470a87beb5f36e90ac745da26",
+	      G_CHOPPER_COMMAND, ALL_ACTIONS, 0, 0, 0xe0, 0, 2, 3, 0),
+	MODED("demon_attack", "Demon Attack", "f0e0addc07971561ab80d9abe1b8d333", G_DEMON_ATTACK,
+	      A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
+	      0xea, 1, 1, 4, 0),
+	MODED("gopher", "Gopher", "c16c79aad6272baffb8aae9a7fff0864", G_GOPHER,
+	      A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPFIRE) | A(RIGHTFIRE) |
+	      A(LEFTFIRE), ATARI_FIRE, 1, 0xd3, 0, 5, 3, 1),
+	MODED("hero", "H.E.R.O.", "fca4a5be1251927027f2c24774a02160", G_HERO, ALL_ACTIONS,
+	      0, 0, 0x80, 0, 1, 4, 0),
+	/* James Bond and Kangaroo show their mode with an offset on the title screen. */
+	{ "jamesbond", "James Bond 007", "e51030251e440cffaab1ac63438b44ae", G_JAMESBOND, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x8c, 0, 0x8c, 0x48, 20, 6, 1,
+	  0, 0, 0, 0 },
+	{ "kangaroo", "Kangaroo", "4326edb70ff20d0ee5ba58fa5cb09d60", G_KANGAROO, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xba, 0, 0xba, 0x80, 2, 3, 1,
+	  0, 0, 0, 0 },
+	MODED("gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
+	      ALL_ACTIONS, ATARI_FIRE, 16, 0x80, 0, 10, 6, 0),
+	MODED("crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
+	      G_CRAZY_CLIMBER, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
+	      A(UPLEFT) | A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x80, 0, 2, 5, 0),
+	MODED("star_gunner", "Star Gunner", "a3c1c70024d7aabb41381adbfb6d3b25", G_STAR_GUNNER,
+	      ALL_ACTIONS, 0, 0, 0xf4, 0, 15, 5, 0),
+	{ "battle_zone", "Battle Zone", "41f252a66c6301f1e8ab3612c19bc5d4", G_BATTLE_ZONE, 0,
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xa1, 1, -1, 0, 2, 5, 1, 1, 0, 0,
+	  0 },
+	MODED("bowling", "Bowling", "c9b7afad3bfd922e006a6bfc1d4f3fe7", G_BOWLING,
+	      A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), 0, 0, 0x02, 0, 2,
+	      0, 0),
+	MODED("private_eye", "Private Eye", "ef3a4f64b6494ba770862768caf04b86", G_PRIVATE_EYE,
+	      ALL_ACTIONS, ATARI_UP, 1, 0x80, 0, 2, 0, 0),
+	MODED("tutankham", "Tutankham", "085322bae40d904f53bdcc56df0593fc", G_TUTANKHAM,
+	      A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) | A(RIGHTFIRE) |
+	      A(LEFTFIRE), 0, 0, 0xab, 0, 2, 3, 0),
+	MODED("zaxxon", "Zaxxon", "eea0da9b987d661264cce69a7c13c3bd", G_ZAXXON, ALL_ACTIONS,
+	      0, 0, 0x82, 0, 10, 5, 0),
+	MODED("video_pinball", "Video Pinball", "107cc025334211e6d29da0b6be46aec7",
+	      G_VIDEO_PINBALL, A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) |
+	      A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0xc1, 0, 2, 3, 0),
+	MODED("berzerk", "Berzerk", "136f75c4dd02c29283752b7e5799f978", G_BERZERK,
+	      ALL_ACTIONS, 0, 0, 0x80, 1, 2, 3, 20 << 8),
+	MODED("defender", "Defender", "0f643c34e40e3f1daafd9c524d3ffe64", G_DEFENDER,
+	      ALL_ACTIONS, 0, 0, 0x9b, 1, 2, 3, 0),
+	MODED("ice_hockey", "Ice Hockey", "a4c08c4994eb9d24fb78be1793e82e26", G_ICE_HOCKEY,
+	      ALL_ACTIONS, 0, 0, 0x80, 0, 2, 0, 0),
+	MODED("name_this_game", "Name This Game", "36306070f0c90a72461551a7a4f3a209",
+	      G_NAME_THIS_GAME, A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) |
+	      A(LEFTFIRE), 0, 0, 0xde, 0x08, 2, 3, 0),
+	MODED("yars_revenge", "Yars' Revenge", "c5930d0e8cdae3e037349bfa08e871be",
+	      G_YARS_REVENGE, ALL_ACTIONS, ATARI_FIRE, 1, 0xe3, 0, 1, 4, 2),
+	MODED("tennis", "Tennis", "42cdd6a9e42a3639e190722b8ea3fc51", G_TENNIS, ALL_ACTIONS,
+	      0, 0, 0x80, 0, 2, 0, 0),
+};
+
+const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
+
+static const char *const action_names[ATARI_ACTIONS] = {
+	"NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT",
+	"DOWNRIGHT", "DOWNLEFT", "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE",
+	"UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE",
+};
+
+const char *atari_action_name(int action)
+{
+	return action >= 0 && action < ATARI_ACTIONS ? action_names[action] : NULL;
+}
+
+const struct atari_game *atari_game_by_md5(const char *md5)
+{
+	for (int i = 1; i < atari_games_count; i++)
+		if (strcmp(atari_games[i].md5, md5) == 0)
+			return &atari_games[i];
+	return NULL;
+}
+
+const struct atari_game *atari_game_by_name(const char *name)
+{
+	for (int i = 1; i < atari_games_count; i++)
+		if (strcmp(atari_games[i].name, name) == 0)
+			return &atari_games[i];
+	return NULL;
+}
+
+HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->lives = g->lives_at_reset;
+	s->last_lives = g->id == G_RIVERRAID ? 0x58 : g->id == G_TENNIS ? 0 : 2;
+	if (g->id == G_PITFALL)
+		s->score = 2000;
+	if (g->id == G_PRIVATE_EYE)
+		s->score = 1000;
+}
+
+HOSTDEV void atari_game_mode_selected(const struct atari_game *g, struct atari_game_state *s)
+{
+	if (g->id == G_DEMON_ATTACK)
+		s->started = 1;
+}
+
+/* ALE's getDecimalScore with one, two or three BCD bytes. */
+static HOSTDEV int bcd1(const uint8_t *ram, int i)
+{
+	int v = ram[i & 0x7f];
+
+	return 10 * (v >> 4) + (v & 15);
+}
+
+static HOSTDEV int bcd2(const uint8_t *ram, int lo, int mid)
+{
+	int v = ram[mid & 0x7f];
+
+	return bcd1(ram, lo) + 1000 * (v >> 4) + 100 * (v & 15);
+}
+
+static HOSTDEV int bcd3(const uint8_t *ram, int lo, int mid, int hi)
+{
+	int v = ram[hi & 0x7f];
+
+	return bcd2(ram, lo, mid) + 100000 * (v >> 4) + 10000 * (v & 15);
+}
+
+#define RAM(i) ((int)ram[(i) & 0x7f])
+
+static HOSTDEV void set_score(struct atari_game_state *s, int score)
+{
+	s->reward = score - s->score;
+	s->score = score;
+}
+
+HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
+			     struct atari_game_state *s)
+{
+	int score, v;
+
+	switch (g->id) {
+	case G_PONG:
+		set_score(s, RAM(14) - RAM(13));
+		s->terminal = RAM(13) == 21 || RAM(14) == 21;
+		break;
+	case G_BREAKOUT:
+		set_score(s, (RAM(77) & 15) + 10 * (RAM(77) >> 4) + 100 * (RAM(76) & 15));
+		v = RAM(57);
+		if (!s->started && v == 5)
+			s->started = 1;
+		s->terminal = s->started && v == 0;
+		s->lives = v;
+		break;
+	case G_SPACE_INVADERS:
+		score = bcd2(ram, 0xe8, 0xe6);
+		s->reward = score - s->score;
+		if (s->reward < 0)
+			s->reward = (10000 - s->score) + score;
+		s->score = score;
+		s->lives = RAM(0xc9);
+		s->terminal = (RAM(0x98) & 0x80) || s->lives == 0;
+		break;
+	case G_SEAQUEST:
+		set_score(s, bcd3(ram, 0xba, 0xb9, 0xb8));
+		s->terminal = RAM(0xa3) != 0;
+		s->lives = RAM(0xbb) + 1;
+		break;
+	case G_QBERT:
+		v = RAM(0x88);
+		s->terminal = v == 0xfe || (v == 0x02 && s->last_lives == -1);
+		if (s->last_lives - 1 == (int8_t)v)
+			s->lives--;
+		s->last_lives = (int8_t)v;
+		if (!s->terminal)
+			set_score(s, bcd3(ram, 0xdb, 0xda, 0xd9));
+		else
+			s->reward = 0;
+		break;
+	case G_BEAM_RIDER:
+		set_score(s, bcd3(ram, 9, 10, 11));
+		v = RAM(0x85) + 1;
+		if (v == s->lives - 1) {
+			if (RAM(0x8c) == 0x01)
+				s->lives = v;
+		} else {
+			s->lives = v;
+		}
+		s->terminal = RAM(5) == 255;
+		break;
+	case G_ENDURO:
+		score = 0;
+		v = RAM(0xad);
+		if (v != 0) {
+			int cars = bcd2(ram, 0xab, 0xac);
+
+			cars = (v == 1 ? 200 : 300) - cars;
+			if (v >= 2)
+				score = 200 + (v - 2) * 300;
+			score += cars;
+		}
+		set_score(s, score);
+		s->terminal = RAM(0xaf) == 0xff;
+		break;
+	case G_MS_PACMAN:
+		set_score(s, bcd3(ram, 0xf8, 0xf9, 0xfa));
+		v = RAM(0xfb) & 15;
+		s->terminal = v == 0 && RAM(0xa7) == 0x53;
+		s->lives = (v & 7) + 1;
+		break;
+	case G_ASTERIX:
+		set_score(s, bcd3(ram, 0xe0, 0xdf, 0xde));
+		s->lives = RAM(0xd3) & 15;
+		s->terminal = RAM(0xc7) == 0x01 && s->lives == 1;
+		break;
+	case G_BOXING: {
+		int me = bcd1(ram, 0x92), them = bcd1(ram, 0x93);
+
+		if (RAM(0x92) == 0xc0)
+			me = 100;
+		if (RAM(0x93) == 0xc0)
+			them = 100;
+		set_score(s, me - them);
+		if (me == 100 || them == 100)
+			s->terminal = 1;
+		else
+			s->terminal = (RAM(0x90) >> 4) == 0 &&
+				      (RAM(0x91) & 15) + (RAM(0x91) >> 4) * 10 == 0;
+		break;
+	}
+	case G_FREEWAY:
+		score = bcd1(ram, 103);
+		s->reward = score - s->score;
+		if (s->reward < 0)
+			s->reward = 0;
+		if (s->reward > 1)
+			s->reward = 1;
+		s->score = score;
+		s->terminal = RAM(22) == 1;
+		break;
+	case G_ASTEROIDS:
+		score = bcd2(ram, 0xbe, 0xbd) * 10;
+		s->reward = score - s->score;
+		if (s->reward < 0)
+			s->reward += 100000;
+		s->score = score;
+		v = RAM(0xbc);
+		s->lives = (v - (v & 15)) >> 4;
+		s->terminal = s->lives == 0;
+		break;
+	case G_ATLANTIS: {
+		int old = s->score;
+
+		set_score(s, bcd3(ram, 0xa2, 0xa3, 0xa1) * 100);
+		s->lives = RAM(0xf1);
+		s->terminal = s->lives == 0xff;
+		if (s->terminal) {
+			s->reward = 0;
+			s->score = old;
+		}
+		break;
+	}
+	case G_FROSTBITE:
+		set_score(s, bcd3(ram, 0xca, 0xc9, 0xc8));
+		v = RAM(0xcc) & 15;
+		s->terminal = v == 0 && (RAM(0xf1) & 0x80) != 0;
+		s->lives = v + 1;
+		break;
+	case G_MONTEZUMA:
+		set_score(s, bcd3(ram, 0x95, 0x94, 0x93));
+		v = RAM(0xba);
+		s->terminal = v == 0 && RAM(0xfe) == 0x60;
+		s->lives = (v & 7) + 1;
+		break;
+	case G_AMIDAR:
+		set_score(s, bcd3(ram, 0xd9, 0xda, 0xdb));
+		v = RAM(0xd6);
+		s->terminal = v == 0x80;
+		s->lives = v & 15;
+		break;
+	case G_ASSAULT:
+		set_score(s, bcd3(ram, 0x82, 0x81, 0x80));
+		s->lives = RAM(0xe5);
+		s->terminal = s->lives == 0;
+		break;
+	case G_KRULL:
+		set_score(s, bcd3(ram, 0x9e, 0x9d, 0x9c));
+		v = RAM(0x9f);
+		s->terminal = v == 0 && RAM(0xa2) == 0x03 && RAM(0x80) == 0x80;
+		s->lives = (v & 7) + 1;
+		break;
+	case G_KUNG_FU_MASTER:
+		set_score(s, bcd3(ram, 0x9a, 0x99, 0x98));
+		v = RAM(0x9d);
+		s->terminal = v == 0xff;
+		s->lives = (v & 7) + 1;
+		break;
+	case G_PHOENIX:
+		set_score(s, (bcd2(ram, 0xc8, 0xc9) * 10 + (RAM(0xc7) >> 4)) * 10);
+		s->terminal = RAM(0xcc) == 0x80;
+		s->lives = RAM(0xcb) & 7;
+		break;
+	case G_RIVERRAID: {
+		int mult = 1;
+
+		score = 0;
+		for (int i = 0; i < 6; i++, mult *= 10) {
+			v = RAM(87 - 2 * i);	/* digits at 87, 85, ... 77 */
+			score += (v % 8 == 0 && v <= 72 ? v / 8 : 0) * mult;
+		}
+		set_score(s, score);
+		v = RAM(0xc0);
+		s->terminal = v == 0x58 && s->last_lives == 0x59;
+		s->last_lives = v;
+		s->lives = v == 0x58 ? 4 : v == 0x59 ? 1 : v / 8 + 1;
+		break;
+	}
+	case G_ROAD_RUNNER: {
+		int mult = 1;
+
+		score = 0;
+		for (int i = 0; i < 4; i++, mult *= 10) {
+			v = RAM(0xc9 + i) & 15;
+			score += (v == 10 ? 0 : v) * mult;
+		}
+		set_score(s, score * 100);
+		v = RAM(0xc4) & 7;
+		s->terminal = v == 0 && (RAM(0xb9) != 0 || RAM(0xbd) != 0);
+		s->lives = v + 1;
+		break;
+	}
+	case G_ROBOTANK:
+		set_score(s, RAM(0xb6) * 12 + RAM(0xb5));
+		v = RAM(0xa8);
+		s->terminal = v == 0 && RAM(0xb4) == 0xff;
+		s->lives = (v & 15) + 1;
+		break;
+	case G_FISHING_DERBY: {
+		int me = bcd1(ram, 0xbd), them = bcd1(ram, 0xbe);
+
+		set_score(s, (me > 0 ? me : 0) - (them > 0 ? them : 0));
+		s->terminal = RAM(0xbd) == 0x99 || RAM(0xbe) == 0x99;
+		break;
+	}
+	case G_PITFALL:
+		set_score(s, bcd3(ram, 0xd7, 0xd6, 0xd5));
+		v = RAM(0x80) >> 4;
+		s->terminal = v == 0 && RAM(0x9e) != 0;
+		s->lives = v == 0xa ? 3 : v == 0x8 ? 2 : 1;
+		break;
+	case G_SKIING:
+		score = RAM(0xe8) * 6000 + bcd2(ram, 0xea, 0xe9);
+		s->reward = s->score - score;
+		s->score = score;
+		s->terminal = RAM(0x91) == 0xff;
+		break;
+	case G_SOLARIS:
+		set_score(s, bcd3(ram, 0xdc, 0xdd, 0xde) * 10);
+		v = RAM(0xd9);
+		s->terminal = v == 0;
+		s->lives = v & 15;
+		break;
+	case G_TIME_PILOT:
+		set_score(s, bcd2(ram, 0x8d, 0x8f) * 100);
+		s->terminal = RAM(0xa0) != 0;
+		if ((RAM(0x80) & 15) == 2)
+			s->lives = (RAM(0x8b) & 7) + 1;
+		break;
+	case G_UP_N_DOWN:
+		set_score(s, bcd3(ram, 0x82, 0x81, 0x80));
+		v = RAM(0x86) & 15;
+		s->terminal = RAM(0x94) > 0x40 && v == 0;
+		s->lives = v + 1;
+		break;
+	case G_VENTURE:
+		set_score(s, bcd2(ram, 0xc8, 0xc7) * 100);
+		v = RAM(0xc6);
+		s->terminal = v == 0 && RAM(0xcd) == 0xff && (RAM(0xbf) & 0x80);
+		s->lives = (v & 7) + 1;
+		break;
+	case G_WIZARD_OF_WOR:
+		score = bcd2(ram, 0x86, 0x88);
+		if (score >= 8000)
+			score -= 8000;
+		set_score(s, score * 100);
+		v = RAM(0x8d) & 15;
+		s->terminal = v == 0 && RAM(0xf4) == 0xf8;
+		if ((RAM(0xd7) & 1) == 0)
+			s->lives = v;
+		break;
+	case G_ALIEN:
+		score = 0;
+		for (int i = 0, mult = 1; i < 5; i++, mult *= 10) {
+			v = RAM(0x8b - 2 * i);	/* digits at $8B, $89, ... $83 */
+			score += (v == 0x80 ? 0 : v >> 3) * mult;
+		}
+		set_score(s, score * 10);
+		s->lives = RAM(0xc0) & 15;
+		s->terminal = s->lives <= 0;
+		break;
+	case G_BANK_HEIST:
+		set_score(s, bcd3(ram, 0xda, 0xd9, 0xd8));
+		s->lives = RAM(0xd5);
+		s->terminal = RAM(0xce) == 0x01 && s->lives == 0;
+		break;
+	case G_CENTIPEDE:
+		set_score(s, bcd3(ram, 118, 117, 116));
+		if (s->reward < 0)
+			s->reward = 0;
+		s->lives = ((RAM(0xed) >> 4) & 7) + 1;
+		s->terminal = (RAM(0xa6) & 0x40) != 0;
+		break;
+	case G_CHOPPER_COMMAND:
+		set_score(s, bcd2(ram, 0xee, 0xec) * 100);
+		s->lives = RAM(0xe4) & 15;
+		s->started |= RAM(0xc2) & 1;
+		s->terminal = s->started && s->lives == 0;
+		break;
+	case G_DEMON_ATTACK:
+		score = bcd3(ram, 0x85, 0x83, 0x81);
+		if (RAM(0x81) == 0xab && RAM(0x83) == 0xcd && RAM(0x85) == 0xea)
+			score = 0;
+		set_score(s, score);
+		v = RAM(0xf2);
+		s->terminal = v == 0 && RAM(0xf1) == 0xbd && !s->started;
+		s->lives = v + 1;
+		s->started = 0;		/* the level change noted by mode selection */
+		break;
+	case G_GOPHER:
+		set_score(s, bcd3(ram, 0xb2, 0xb1, 0xb0));
+		v = RAM(0xb4) & 7;
+		s->terminal = v == 0;
+		s->lives = (v & 1) + ((v >> 1) & 1) + ((v >> 2) & 1);
+		break;
+	case G_HERO:
+		set_score(s, bcd3(ram, 0xb9, 0xb8, 0xb7));
+		s->lives = RAM(0xb3);
+		s->terminal = s->lives == 0;
+		break;
+	case G_JAMESBOND:
+		set_score(s, bcd3(ram, 0xdc, 0xdd, 0xde));
+		v = RAM(0x86) & 15;
+		s->terminal = v == 0 && RAM(0x8c) == 0x68;
+		s->lives = v + 1;
+		break;
+	case G_KANGAROO:
+		set_score(s, bcd2(ram, 0xa8, 0xa7) * 100);
+		v = RAM(0xad);
+		s->terminal = v == 0xff;
+		s->lives = (v & 7) + 1;
+		break;
+	case G_GRAVITAR:
+		set_score(s, bcd3(ram, 9, 8, 7));
+		v = RAM(0x81);
+		s->terminal = v == 0x01;
+		s->lives = v == 0 ? 6 : RAM(0x84) + 1;
+		break;
+	case G_CRAZY_CLIMBER:
+		score = (RAM(0x82) + 10 * RAM(0x83) + 100 * RAM(0x84) + 1000 * RAM(0x85)) * 100;
+		s->reward = score - s->score;
+		if (s->reward < 0)
+			s->reward = 0;
+		s->score = score;
+		s->lives = RAM(0xaa);
+		s->terminal = s->lives == 0;
+		break;
+	case G_STAR_GUNNER:
+		score = 0;
+		for (int i = 0, mult = 1; i < 4; i++, mult *= 10) {
+			v = RAM(0x83 + i) & 15;
+			score += (v == 10 ? 0 : v) * mult;
+		}
+		set_score(s, score * 100);
+		v = RAM(0x87);
+		s->terminal = v == 0;
+		s->started |= v == 0x05;
+		s->lives = s->started ? (v & 15) : 5;
+		break;
+	case G_BATTLE_ZONE: {
+		int lo = RAM(0x9d) >> 4, d1 = RAM(0x9e) & 15, d2 = RAM(0x9e) >> 4;
+
+		set_score(s, ((lo == 10 ? 0 : lo) + 10 * (d1 == 10 ? 0 : d1) +
+			      100 * (d2 == 10 ? 0 : d2)) * 1000);
+		s->lives = RAM(0xba) & 15;
+		s->terminal = s->lives == 0;
+		break;
+	}
+	case G_BOWLING:
+		set_score(s, bcd2(ram, 0xa1, 0xa6));
+		s->terminal = RAM(0xa4) > 0x10;
+		break;
+	case G_PRIVATE_EYE:
+		set_score(s, bcd3(ram, 0xca, 0xc9, 0xc8));
+		v = RAM(0xc2);
+		s->terminal = v != 0x00 && v != 0x01;
+		break;
+	case G_TUTANKHAM:
+		set_score(s, bcd2(ram, 0x9c, 0x9a));
+		v = RAM(0x9e);
+		s->terminal = v == 0 && RAM(0x81) != 0x84;
+		s->lives = v & 3;
+		break;
+	case G_ZAXXON:
+		set_score(s, bcd2(ram, 0xe9, 0xe8) * 100);
+		s->lives = RAM(0xea) & 7;
+		s->terminal = s->lives == 0;
+		break;
+	case G_VIDEO_PINBALL:
+		set_score(s, bcd3(ram, 0xb0, 0xb2, 0xb4));
+		s->terminal = (RAM(0xaf) & 1) != 0;
+		s->lives = 4 + (RAM(0xa8) & 1) - (RAM(0x99) & 7);
+		break;
+	case G_BERZERK:
+		set_score(s, bcd3(ram, 95, 94, 93));
+		v = RAM(0xda);
+		s->terminal = v == 0xff;
+		s->lives = v + 1;
+		break;
+	case G_DEFENDER:
+		score = 0;
+		for (int i = 0, mult = 1; i < 6; i++, mult *= 10) {
+			v = RAM(0x9c + i) & 15;
+			score += (v == 10 ? 0 : v) * mult;
+		}
+		set_score(s, score);
+		s->lives = RAM(0xc2);
+		s->terminal = s->lives == 0;
+		break;
+	case G_ICE_HOCKEY: {
+		int me = bcd1(ram, 0x8a), them = bcd1(ram, 0x8b);
+
+		score = (me > 0 ? me : 0) - (them > 0 ? them : 0);
+		s->reward = score - s->score < 1 ? score - s->score : 1;
+		s->score = score;
+		s->terminal = RAM(0x87) == 0 && RAM(0x86) == 0;
+		break;
+	}
+	case G_NAME_THIS_GAME:
+		set_score(s, bcd3(ram, 0xc6, 0xc5, 0xc4));
+		s->lives = RAM(0xc7) & 7;
+		s->terminal = s->lives == 0;
+		break;
+	case G_YARS_REVENGE:
+		set_score(s, bcd3(ram, 0xe2, 0xe1, 0xe0));
+		s->lives = RAM(0x9e) >> 4;
+		s->terminal = s->lives == 0;
+		break;
+	case G_TENNIS: {
+		/* score holds the previous difference of games, last_lives of points */
+		int dpoints = RAM(0xc7) - RAM(0xc8), dscore = RAM(0xc5) - RAM(0xc6);
+
+		if (s->score != dpoints)
+			s->reward = dpoints - s->score;
+		else if (s->last_lives != dscore)
+			s->reward = dscore - s->last_lives;
+		else
+			s->reward = 0;
+		s->score = dpoints;
+		s->last_lives = dscore;
+		s->terminal = (RAM(0xc7) >= 6 && dpoints >= 2) || (RAM(0xc8) >= 6 && -dpoints >= 2) ||
+			      RAM(0xc7) == 7 || RAM(0xc8) == 7;
+		break;
+	}
+	case G_HOMEBREW:
+		set_score(s, bcd1(ram, 0x80));
+		s->lives = RAM(0x81);
+		s->terminal = RAM(0x82) == 0xff;
+		break;
+	default:
+		s->reward = 0;
+		break;
+	}
+}

@@ -1,0 +1,106 @@
+/*
+ * Per-game settings, as the Arcade Learning Environment defines them: how
+ * to read the reward, the end of the game and the lives from RAM, the
+ * minimal action set, the actions that start a game, the default mode and
+ * how ALE selects it, and the console properties that change emulation
+ * (paddle controllers, cartridge type, display window).
+ *
+ * A game is identified by the MD5 of its ROM image.  A ROM no game matches
+ * still runs as plain emulation: reward 0, never terminal, 0 lives, every
+ * action legal (atari_game_unknown).
+ *
+ * The reward, terminal and lives logic runs after every emulated frame,
+ * on the CPU or on a CUDA device: atari_game_step() switches on the game's
+ * id and reads only the 128 bytes of RAM (a device copy of the game entry
+ * may be passed: the strings are never read there).
+ */
+#ifndef ATARI_GAME_H
+#define ATARI_GAME_H
+
+#include <stdint.h>
+
+#include "atari/hostdev.h"
+
+/* ALE's actions (player A); player B's are these + 18. */
+enum atari_action {
+	ATARI_NOOP, ATARI_FIRE, ATARI_UP, ATARI_RIGHT, ATARI_LEFT, ATARI_DOWN,
+	ATARI_UPRIGHT, ATARI_UPLEFT, ATARI_DOWNRIGHT, ATARI_DOWNLEFT,
+	ATARI_UPFIRE, ATARI_RIGHTFIRE, ATARI_LEFTFIRE, ATARI_DOWNFIRE,
+	ATARI_UPRIGHTFIRE, ATARI_UPLEFTFIRE, ATARI_DOWNRIGHTFIRE,
+	ATARI_DOWNLEFTFIRE,
+	ATARI_ACTIONS,
+	ATARI_RESET = 40	/* the console's reset switch (reset sequence only) */
+};
+
+/* "NOOP", "FIRE", ... "DOWNLEFTFIRE"; NULL out of range. */
+const char *atari_action_name(int action);
+
+/* Controllers. */
+#define ATARI_JOYSTICK 0
+#define ATARI_PADDLES 1		/* paddle 0 on INPT0 */
+#define ATARI_PADDLES_SWAPPED 2	/* paddle 0 on INPT1 */
+
+struct atari_game {
+	const char *name;	/* ROM file name without .bin, as ale-py ships it */
+	const char *title;
+	const char *md5;	/* of the ROM image ALE supports */
+	int id;			/* index in the table, 0 = unknown ROM */
+	int cart;		/* forced cartridge type, 0 = detect */
+	int controller;		/* ATARI_JOYSTICK, ATARI_PADDLES... */
+	int right_paddles;	/* the right port holds paddles too */
+	int power_on_frames;	/* frames run at power-on to guess the TV format (60) */
+	int ystart, height;	/* display window (scan lines) */
+	uint32_t minimal;	/* minimal action set: bit a for action a */
+	int start_action;	/* action the game starts with, ... */
+	int n_start_actions;	/* ... repeated this many frames */
+	/*
+	 * Mode selection for the default mode (ALE's setMode): when mode_addr
+	 * is >= 0, SELECT is pressed (select_frames frames, then one NOOP
+	 * frame) until RAM[mode_addr] == mode_value (and RAM[mode_addr2] ==
+	 * mode_value2 when mode_addr2 >= 0; when mode_addr2 == mode_addr, either
+	 * value will do), then the console is reset again.
+	 */
+	int mode_addr, mode_value, mode_addr2, mode_value2, select_frames;
+	int lives_at_reset;	/* lives before the first frame of an episode */
+	int verified;		/* 1 passes the ALE parity test, 0 not yet, -1 no ALE reference */
+	int no_hmove_blanks;	/* HMOVE does not blank the line start (Stella property) */
+	uint32_t illegal;	/* actions ALE turns into NOOP: bit a for action a */
+	int swap_ports;		/* player A's joystick is in the right port */
+	/* Before selecting the mode: bit 0, ALE resets the console; bit 1,
+	 * it presses SELECT once (2 frames); bits 8 and up, it first waits
+	 * this many NOOP steps (of frameskip frames). */
+	int mode_soft_first;
+};
+
+/* Reward bookkeeping between frames (ALE's RomSettings members). */
+struct atari_game_state {
+	int32_t score;
+	int32_t reward;		/* of the last frame */
+	int32_t lives;
+	int32_t last_lives;
+	uint8_t terminal;
+	uint8_t started;
+	uint8_t pad_[2];
+};
+
+/* The table: atari_games[0] is the unknown ROM; atari_games_count entries. */
+extern const struct atari_game atari_games[];
+extern const int atari_games_count;
+
+/* The game whose ROM has this MD5 (lowercase hex), or NULL. */
+const struct atari_game *atari_game_by_md5(const char *md5);
+
+/* The game with this name ("pong"), or NULL. */
+const struct atari_game *atari_game_by_name(const char *name);
+
+/* ALE's RomSettings::reset(). */
+HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_state *s);
+
+/* ALE's setMode() has selected the mode (some games note it). */
+HOSTDEV void atari_game_mode_selected(const struct atari_game *g, struct atari_game_state *s);
+
+/* ALE's RomSettings::step(): update from RAM after a frame. */
+HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
+			     struct atari_game_state *s);
+
+#endif

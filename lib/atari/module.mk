@@ -1,0 +1,43 @@
+# lib/atari: Atari 2600 emulator core (6502, TIA, RIOT, cartridges), game
+# settings, ALE environment semantics, batched environments, CUDA kernels.
+LIB_SRCS += $(wildcard lib/atari/*.c)
+DEB_PACKAGES += dasm
+
+# The project's own ROM, assembled from share/roms/catch.asm.
+ATARI_ROMS := $(O)/share/roms/catch.bin
+EXTRA_TARGETS += $(ATARI_ROMS)
+
+$(O)/share/roms/%.bin: share/roms/%.asm
+	@mkdir -p $(@D)
+	$(quiet) DASM $@
+	$(Q)dasm $< -f3 -o$@.tmp >/dev/null && mv $@.tmp $@
+
+INSTALL_DATA_EXTRA += install -d '$(DESTDIR)$(DATADIR)/rlkit/roms' && install -m 644 $(ATARI_ROMS) '$(DESTDIR)$(DATADIR)/rlkit/roms';
+LIB_EXTRA_LIBS += -ldl
+PIP_PACKAGES += ale-py
+
+# The CUDA backend: a plug-in cule-bench loads at run time (atari/cuda.h).
+ifeq ($(HAVE_CUDA),1)
+ATARI_CUDA_PLUGIN := $(O)/lib/rlkit/rlkit-atari-cuda.so
+EXTRA_TARGETS += $(ATARI_CUDA_PLUGIN)
+
+$(ATARI_CUDA_PLUGIN): lib/atari/cuda/plugin.cu $(wildcard lib/atari/*.c lib/atari/*.h) $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) NVCC $@
+	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC,-fvisibility=hidden -shared -Ilib -o $@.tmp.so $< && \
+		mv $@.tmp.so $@
+
+INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
+	install -m 755 $(ATARI_CUDA_PLUGIN) '$(DESTDIR)$(LIBDIR)/rlkit/';
+UNINSTALL_EXTRA += rm -f '$(DESTDIR)$(LIBDIR)/rlkit/rlkit-atari-cuda.so';
+endif
+
+# make demo: a short throughput run and a trace on the project's own ROM.
+DEMOS += demo-cule
+.PHONY: demo-cule
+demo-cule: all
+	$(Q)$(O)/bin/cule-bench --rom $(O)/share/roms/catch.bin --envs 64 --steps 300 -f table
+	$(Q)$(O)/bin/cule-bench trace --rom $(O)/share/roms/catch.bin --frames 3000 \
+		-o $(O)/demo-cule-trace.csv --force
+	$(Q)awk -F, 'NR > 1 { r += $$3; e += $$4 } END { printf "demo-cule: 3000 frames traced, reward %d, %d episodes ended: $(O)/demo-cule-trace.csv\n", r, e }' \
+		$(O)/demo-cule-trace.csv

@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# cule-bench run: the throughput benchmark on CPU threads, its output
+# formats, and the CUDA backend's behaviour without a GPU.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	ROM="$RLKIT_BUILD/share/roms/catch.bin"
+	[ -f "$ROM" ] || fail "the build did not assemble $ROM"
+}
+
+@test "run --format csv: documented columns, steps and frames add up" {
+	run cule-bench --rom "$ROM" --envs 6 --threads 2 --steps 50 --frameskip 4 --sticky 0 -f csv
+	assert_success
+	assert_line --index 0 "game,backend,envs,threads,frameskip,steps,frames,episodes,reward,seconds,fps"
+	IFS=, read -r game backend envs threads skip steps frames episodes reward seconds fps <<< "${lines[1]}"
+	[ "$game" = catch ] && [ "$backend" = cpu ] && [ "$envs" = 6 ] && [ "$threads" = 2 ]
+	[ "$steps" -eq 300 ] || fail "steps $steps"
+	# Every step emulates 4 frames, except steps after an episode's end.
+	[ "$frames" -le 1200 ] && [ "$frames" -gt 1000 ] || fail "frames $frames"
+	[[ $fps =~ ^[0-9]+$ ]] || fail "fps $fps"
+	[[ $reward =~ ^[0-9]+$ ]] && [[ $seconds =~ ^[0-9]+\.[0-9]{3}$ ]] || fail "reward $reward, seconds $seconds"
+}
+
+@test "run --threads: results do not depend on the number of threads" {
+	a=$(cule-bench --rom "$ROM" --envs 5 --threads 1 --steps 300 -f csv | tail -1 | cut -d, -f6-9)
+	b=$(cule-bench --rom "$ROM" --envs 5 --threads 3 --steps 300 -f csv | tail -1 | cut -d, -f6-9)
+	[ "$a" = "$b" ] || fail "1 thread: $a, 3 threads: $b"
+}
+
+@test "run --format json: one object with numbers" {
+	run cule-bench run --rom "$ROM" --envs 2 --steps 20 -f json
+	assert_success
+	python3 -c 'import json, sys
+o = json.loads(sys.argv[1])
+assert o["game"] == "catch" and o["envs"] == 2 and o["steps"] == 40, o
+assert isinstance(o["fps"], (int, float)) and isinstance(o["seconds"], float), o' "$output"
+}
+
+@test "run --obs: observations with --maxpool and --resize run" {
+	run cule-bench --rom "$ROM" --envs 2 --steps 30 --obs rgb --maxpool --resize -f csv
+	assert_success
+	run cule-bench --rom "$ROM" --envs 2 --steps 30 --obs gray --noop-max 5 --episodic-life -f csv
+	assert_success
+	run cule-bench --rom "$ROM" --obs color
+	[ "$status" -eq 2 ]
+}
+
+@test "run --backend cuda: without a GPU, exit 3 with a one-line reason" {
+	run --separate-stderr cule-bench --rom "$ROM" --backend cuda --envs 4 --steps 5
+	if [ "$status" -eq 0 ]; then
+		skip "a CUDA GPU is present: the GPU run succeeded"
+	fi
+	[ "$status" -eq 3 ] || fail "exit status $status: $stderr"
+	[[ $stderr == "cule-bench: error: CUDA backend unavailable: "* ||
+	   $stderr == "cule-bench: error: "*"GPU"* ]] || fail "stderr: $stderr"
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+}
+
+@test "run: usage errors exit 2" {
+	run cule-bench --envs 4
+	[ "$status" -eq 2 ]
+	assert_output --partial "needs --rom FILE"
+	run cule-bench --rom "$ROM" --envs 0
+	[ "$status" -eq 2 ]
+	run cule-bench --rom "$ROM" --sticky 1.5
+	[ "$status" -eq 2 ]
+	run cule-bench frobnicate --rom "$ROM"
+	[ "$status" -eq 2 ]
+	assert_output --partial "unknown command 'frobnicate'"
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# cule-bench info and games, and bad ROMs: truncated, oversized, unknown,
+# unsupported cartridge types, the wrong game for --game, random bytes.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	ROM="$RLKIT_BUILD/share/roms/catch.bin"
+	[ -f "$ROM" ] || fail "the build did not assemble $ROM"
+}
+
+@test "info: size, MD5, cartridge type, game and state size of a ROM" {
+	run cule-bench info -f csv "$ROM"
+	assert_success
+	assert_line --index 0 "file,bytes,md5,cart,game,controller,state_bytes,env_bytes,parity"
+	IFS=, read -r file bytes md5 cart game ctrl state env parity <<< "${lines[1]}"
+	[ "$bytes" = 4096 ] && [ "$cart" = 4K ] && [ "$game" = catch ] && [ "$ctrl" = joystick ]
+	[ "$md5" = "$(md5sum < "$ROM" | cut -c1-32)" ]
+	[ "$state" -lt 4096 ] && [ "$env" -ge "$state" ]
+	[ "$parity" = n/a ]
+}
+
+@test "info: an unknown ROM is plain emulation" {
+	cp "$ROM" other.bin
+	printf '\x01' | dd of=other.bin bs=1 seek=100 conv=notrunc 2>/dev/null
+	run cule-bench info -f csv other.bin
+	assert_success
+	[[ ${lines[1]} == *",4K,unknown,joystick,"* ]]
+	run cule-bench --rom other.bin --envs 2 --steps 50 -f csv
+	assert_success
+}
+
+@test "games: every game has a name, a title, an MD5 and parity status" {
+	run cule-bench games -f csv
+	assert_success
+	assert_line --index 0 "game,title,md5,cart,controller,parity"
+	[ "${#lines[@]}" -ge 17 ]
+	echo "$output" | awk -F, 'NR > 1 && (length($3) != 32 || $6 !~ /^(yes|no|n\/a)$/) { print; exit 1 }'
+	[ "$(echo "$output" | grep -c ',yes$')" -ge 15 ]
+}
+
+@test "--rom: truncated, empty and oversized images exit 1 with the reason" {
+	head -c 3000 "$ROM" > short.bin
+	run --separate-stderr cule-bench info short.bin
+	[ "$status" -eq 1 ]
+	[[ $stderr == "cule-bench: error: 'short.bin': unrecognized ROM image: 3000 bytes"* ]]
+	: > empty.bin
+	run --separate-stderr cule-bench info empty.bin
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"empty ROM image"* ]]
+	head -c 600000 /dev/zero > big.bin
+	run --separate-stderr cule-bench --rom big.bin
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"too large"* ]]
+	run cule-bench info no-such.bin
+	[ "$status" -eq 1 ]
+	assert_output --partial "cannot open 'no-such.bin'"
+}
+
+@test "--rom: an unsupported cartridge type exits 3 and names it" {
+	head -c 10240 /dev/zero > pitfall2-like.bin
+	run --separate-stderr cule-bench info pitfall2-like.bin
+	[ "$status" -eq 3 ]
+	[[ $stderr == *"unsupported cartridge type DPC"* ]]
+}
+
+@test "--game: a ROM of another game exits 1" {
+	run --separate-stderr cule-bench trace --rom "$ROM" --game pong --frames 5
+	[ "$status" -eq 1 ]
+	[[ $stderr == "cule-bench: error: '$ROM' is not the ROM of game 'pong'"* ]]
+	run cule-bench trace --rom "$ROM" --game no-such-game --frames 5
+	[ "$status" -eq 2 ]
+}
+
+@test "--cart: a forced type must fit the image" {
+	run --separate-stderr cule-bench info --cart F8 "$ROM"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"a F8 cartridge cannot hold 4096 bytes"* ]]
+	run cule-bench info --cart XYZ "$ROM"
+	[ "$status" -eq 2 ]
+}
+
+@test "--rom: random bytes run thousands of frames without a crash" {
+	for size in 2048 4096 8192 16384 32768; do
+		head -c $size /dev/urandom > r.bin
+		run cule-bench --rom r.bin --envs 2 --steps 400 --frameskip 4 --obs index -f csv
+		[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "size $size: status $status: $output"
+	done
+}

@@ -1,0 +1,274 @@
+/*
+ * The console around the CPU: cartridge detection and bank switching,
+ * RIOT timer, MD5, the system random numbers, cloning by copy, the
+ * environment conventions, and a fuzz run of the ROM loader and of random
+ * ROM bytes (a few thousand frames, so the sanitizers see them).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atari/env.h"
+#include "atari/md5.h"
+#include "test.h"
+
+static void test_md5(void)
+{
+	char hex[33];
+
+	atari_md5_hex("", 0, hex);
+	TEST_EQ_STR(hex, "d41d8cd98f00b204e9800998ecf8427e", "md5: empty input");
+	atari_md5_hex("The quick brown fox jumps over the lazy dog", 43, hex);
+	TEST_EQ_STR(hex, "9e107d9d372bb6826bd81d3542a419d6", "md5: pangram");
+}
+
+static void test_rng(void)
+{
+	uint32_t v[2];
+
+	atari_rng_fill(5489, v, 2);
+	TEST_OK(v[0] == 3499211612u && v[1] == 581869302u, "rng: MT19937 reference outputs");
+}
+
+/* A 4K image: reset vector to $F000, `code` there. */
+static uint8_t *image(size_t size, const void *code, size_t len)
+{
+	uint8_t *rom = calloc(1, size);
+
+	if (!rom)
+		abort();
+	for (size_t b = 0; b < size; b += 4096) {
+		memcpy(rom + b, code, len);
+		rom[b + 0xffc] = 0x00;
+		rom[b + 0xffd] = 0xf0;
+	}
+	return rom;
+}
+
+static void test_detect(void)
+{
+	uint8_t *rom = image(8192, "\xea", 1);
+	const char *name = NULL;
+
+	rom[5] = 1;	/* the two banks differ: an F8 image */
+	TEST_EQ_LONG(atari_cart_detect(rom, 2048, &name), ATARI_CART_2K, "detect: 2K");
+	TEST_EQ_LONG(atari_cart_detect(rom, 8192, &name), ATARI_CART_F8, "detect: 8K is F8");
+	memcpy(rom + 100, "\x85\x3f", 2);
+	memcpy(rom + 200, "\x85\x3f", 2);
+	TEST_EQ_LONG(atari_cart_detect(rom, 8192, &name), ATARI_CART_3F, "detect: STA $3F twice is 3F");
+	memset(rom, 0, 8192);
+	TEST_EQ_LONG(atari_cart_detect(rom, 8192, &name), ATARI_CART_F8SC,
+		     "detect: uniform RAM areas are a Superchip");
+	TEST_EQ_LONG(atari_cart_detect(rom, 10240, &name), ATARI_CART_UNKNOWN, "detect: 10K");
+	TEST_EQ_STR(name, "DPC", "detect: 10K is named DPC");
+	TEST_EQ_LONG(atari_cart_detect(rom, 1000, &name), ATARI_CART_UNKNOWN, "detect: odd size");
+	TEST_EQ_STR(name, "unrecognized", "detect: odd size is unrecognized");
+	free(rom);
+}
+
+static void test_banks(void)
+{
+	struct atari_cart c;
+	uint8_t *rom = image(16384, "\xea", 1);
+
+	memset(&c, 0, sizeof(c));
+	for (int b = 0; b < 4; b++)
+		rom[b * 4096 + 0x123] = (uint8_t)(0x10 + b);
+	c.type = ATARI_CART_F6SC;
+	atari_cart_reset(&c);
+	TEST_EQ_LONG(atari_cart_read(&c, rom, 16384, 0x1123), 0x10, "F6SC: bank 0 at reset");
+	atari_cart_read(&c, rom, 16384, 0x1ff8);
+	TEST_EQ_LONG(atari_cart_read(&c, rom, 16384, 0x1123), 0x12, "F6SC: read $1FF8 selects bank 2");
+	atari_cart_write(&c, 16384, 0x1ff9, 0);
+	TEST_EQ_LONG(atari_cart_read(&c, rom, 16384, 0x1123), 0x13, "F6SC: write $1FF9 selects bank 3");
+	atari_cart_write(&c, 16384, 0x1005, 0x77);
+	TEST_EQ_LONG(atari_cart_read(&c, rom, 16384, 0x1085), 0x77, "F6SC: RAM written at $1005 reads at $1085");
+	c.type = ATARI_CART_E0;
+	atari_cart_reset(&c);
+	atari_cart_read(&c, rom, 16384, 0x1fe1);
+	TEST_EQ_LONG(c.slice[0], 1, "E0: $1FE1 maps slice 1 first");
+	c.type = ATARI_CART_FE;
+	TEST_OK(atari_cart_read(&c, rom, 8192, 0xf123) == rom[0x123] &&
+		atari_cart_read(&c, rom, 8192, 0xd123) == rom[4096 + 0x123],
+		"FE: A13 selects the bank");
+	c.type = ATARI_CART_3F;
+	atari_cart_reset(&c);
+	atari_cart_write(&c, 16384, 0x003f, 5);
+	TEST_EQ_LONG(c.bank, 5 % 8, "3F: a write to $3F selects the bank (wrapped)");
+	free(rom);
+}
+
+static void test_riot(void)
+{
+	struct atari_riot r;
+
+	memset(&r, 0, sizeof(r));
+	atari_riot_reset(&r, 50);
+	atari_riot_write(&r, 0x295, 10, 100);		/* TIM8T = 10 at cycle 100 */
+	TEST_EQ_LONG(atari_riot_read(&r, 0x284, 101), 9, "riot: counts down from the load");
+	TEST_EQ_LONG(atari_riot_read(&r, 0x284, 101 + 8 * 5), 4, "riot: one count per 8 cycles");
+	TEST_EQ_LONG(atari_riot_read(&r, 0x285, 101 + 8 * 5), 0, "riot: no underflow yet");
+	TEST_EQ_LONG(atari_riot_read(&r, 0x285, 100 + 8 * 12), 0x80, "riot: TIMINT after underflow");
+	atari_riot_read(&r, 0x284, 100 + 8 * 12);
+	TEST_EQ_LONG(atari_riot_read(&r, 0x285, 100 + 8 * 12 + 1), 0,
+		     "riot: reading INTIM clears TIMINT");
+}
+
+/* Catch, the project's ROM, from the build. */
+static int load_catch(struct atari_rom *rom)
+{
+	const char *build = getenv("RLKIT_BUILD");
+	char path[512];
+	struct core_error err = CORE_ERROR_INIT;
+
+	snprintf(path, sizeof(path), "%s/share/roms/catch.bin", build ? build : "build");
+	return atari_rom_load_file(rom, path, 0, &err);
+}
+
+static void test_clone(void)
+{
+	static struct atari_env a, b;
+	static uint8_t fba[2 * ATARI_FB_SIZE], fbb[2 * ATARI_FB_SIZE];
+	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
+	struct atari_rom rom = ATARI_ROM_INIT;
+	const struct atari_game *g;
+	int same = 1;
+
+	if (load_catch(&rom) < 0) {
+		test_skip("catch.bin not built", "clone: a copied state continues identically");
+		return;
+	}
+	g = atari_game_by_md5(rom.md5);
+	TEST_OK(g && !strcmp(g->name, "catch"), "catch: the built ROM has the MD5 of the table");
+	if (!g)
+		g = &atari_games[0];
+	cfg.repeat_action_probability = 0;
+	atari_env_init(&a, &rom, g, &cfg, 0, fba);
+	for (int i = 0; i < 50; i++)
+		atari_env_step(&a, &rom, g, &cfg, ATARI_RIGHT, fba);
+	b = a;
+	memcpy(fbb, fba, sizeof(fba));
+	for (int i = 0; i < 200; i++) {
+		int ra = atari_env_step(&a, &rom, g, &cfg, i % 3 ? ATARI_LEFT : ATARI_NOOP, fba);
+		int rb = atari_env_step(&b, &rom, g, &cfg, i % 3 ? ATARI_LEFT : ATARI_NOOP, fbb);
+
+		same &= ra == rb && !memcmp(&a, &b, sizeof(a)) &&
+			!memcmp(atari_env_screen(&a, fba), atari_env_screen(&b, fbb),
+				ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT);
+	}
+	TEST_OK(same, "clone: a copied state continues identically");
+	TEST_OK(sizeof(struct atari_machine) - ATARI_CART_RAM < 2048,
+		"state: %zu bytes besides the cartridge RAM, under 2 KiB",
+		sizeof(struct atari_machine) - ATARI_CART_RAM);
+	TEST_OK(a.m.riot.ram[0x01] < 3, "catch: missed balls cost lives");
+	atari_rom_release(&rom);
+}
+
+static void test_env(void)
+{
+	static struct atari_env e;
+	static uint8_t fb[2 * ATARI_FB_SIZE], obs[84 * 84 * 3];
+	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
+	struct atari_rom rom = ATARI_ROM_INIT;
+	const struct atari_game *g;
+	int frames, ok = 1;
+
+	if (load_catch(&rom) < 0) {
+		test_skip("catch.bin not built", "env: frame skip, frame cap, observations");
+		return;
+	}
+	g = atari_game_by_md5(rom.md5);
+	if (!g)
+		g = &atari_games[0];
+	cfg.frameskip = 3;
+	cfg.max_frames = 30;
+	cfg.obs = ATARI_OBS_RGB;
+	cfg.resize = 1;
+	atari_env_init(&e, &rom, g, &cfg, 0, fb);
+	frames = (int)e.episode_frame;
+	atari_env_step(&e, &rom, g, &cfg, ATARI_NOOP, fb);
+	TEST_EQ_LONG(e.episode_frame - (uint32_t)frames, 3, "env: --frameskip 3 runs 3 frames a step");
+	for (int i = 0; i < 20; i++)
+		atari_env_step(&e, &rom, g, &cfg, ATARI_NOOP, fb);
+	TEST_OK(atari_env_terminal(&e, &cfg) && e.truncated, "env: the frame cap ends the episode");
+	atari_env_observe(&e, &cfg, fb, obs);
+	/* Catch's background is colour $82 left of every object (columns < 8). */
+	for (int y = 10; y < 70; y++)
+		for (int c = 0; c < 3; c++)
+			ok &= obs[3 * (y * 84 + 1) + c] ==
+			      (uint8_t)(atari_palette_rgb(0x82) >> (16 - 8 * c));
+	TEST_OK(ok, "env: 84x84 RGB observation shows the blue background");
+	atari_env_reset(&e, &rom, g, &cfg, fb);
+	TEST_OK(!atari_env_terminal(&e, &cfg) && atari_env_lives(&e) == 3,
+		"env: reset starts a new episode with 3 lives");
+	atari_rom_release(&rom);
+}
+
+static void test_bad_roms(void)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	struct atari_rom rom = ATARI_ROM_INIT;
+	uint8_t *big = calloc(1, ATARI_ROM_MAX + 1);
+
+	TEST_EQ_LONG(atari_rom_load_mem(&rom, big, 0, 0, &err), -EINVAL, "load: empty image");
+	TEST_EQ_LONG(atari_rom_load_mem(&rom, big, 3000, 0, &err), -EINVAL, "load: truncated image");
+	TEST_OK(strstr(err.msg, "3000 bytes") != NULL, "load: the message gives the size");
+	TEST_EQ_LONG(atari_rom_load_mem(&rom, big, ATARI_ROM_MAX + 1, 0, &err), -EINVAL,
+		     "load: oversized image");
+	TEST_EQ_LONG(atari_rom_load_mem(&rom, big, 12288, 0, &err), -ENOTSUP,
+		     "load: an unsupported scheme");
+	TEST_OK(strstr(err.msg, "FASC") != NULL, "load: the message names the scheme");
+	TEST_EQ_LONG(atari_rom_load_mem(&rom, big, 2048, ATARI_CART_F8, &err), -EINVAL,
+		     "load: a forced type that does not fit the size");
+	free(big);
+}
+
+/* Random bytes as ROMs of every size and type: no crash, no sanitizer report. */
+static void test_fuzz(void)
+{
+	static const size_t sizes[] = { 2048, 4096, 8192, 16384, 32768, 65536 };
+	static struct atari_env e;
+	static uint8_t fb[2 * ATARI_FB_SIZE];
+	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
+	uint64_t s = 12345;
+	uint8_t *buf = malloc(65536);
+	long frames = 0, loaded = 0;
+
+	for (int round = 0; round < 24; round++) {
+		struct core_error err = CORE_ERROR_INIT;
+		struct atari_rom rom = ATARI_ROM_INIT;
+		size_t size = sizes[round % 6];
+		int type = round < 12 ? 0 : 1 + round % (ATARI_CART_TYPES - 1);
+
+		for (size_t i = 0; i < size; i++) {
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			buf[i] = (uint8_t)(s >> 56);
+		}
+		if (atari_rom_load_mem(&rom, buf, size, type, &err) < 0)
+			continue;
+		loaded++;
+		cfg.frameskip = 1;
+		atari_env_init(&e, &rom, &atari_games[0], &cfg, 0, fb);
+		for (int i = 0; i < 150; i++, frames++)
+			atari_env_step(&e, &rom, &atari_games[0], &cfg, i % ATARI_ACTIONS, fb);
+		atari_rom_release(&rom);
+	}
+	TEST_OK(loaded >= 12 && frames >= 1800,
+		"fuzz: %ld random ROMs ran %ld frames (plus their resets)", loaded, frames);
+	free(buf);
+}
+
+int main(void)
+{
+	test_md5();
+	test_rng();
+	test_detect();
+	test_banks();
+	test_riot();
+	test_clone();
+	test_env();
+	test_bad_roms();
+	test_fuzz();
+	return test_done();
+}
