@@ -900,7 +900,6 @@ static int setup(struct pool *p)
 	const struct fiber_pool_opts *o = p->o;
 	struct epoll_event e = { EPOLLIN, { 0 } };
 	struct rlimit rl;
-	sigset_t set;
 	char *host, *port;
 	int lport, ret;
 	long i;
@@ -933,21 +932,9 @@ static int setup(struct pool *p)
 	p->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (p->ep < 0)
 		return core_error_errno(p->err, errno, "epoll");
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	/*
-	 * Shells start background jobs with SIGINT ignored, which would
-	 * discard it even while blocked; nohup's SIGHUP is left alone.
-	 */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	p->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	p->sfd = fiber_proc_signalfd();
 	if (p->sfd < 0)
-		return core_error_errno(p->err, errno, "signalfd");
+		return core_error_errno(p->err, -p->sfd, "signalfd");
 	p->ev_listen.kind = EV_LISTEN;
 	p->ev_input.kind = EV_INPUT;
 	p->ev_signal.kind = EV_SIGNAL;

@@ -162,7 +162,6 @@ int fiber_spmd_run(const struct fiber_spmd_opts *o, struct core_error *err)
 	int64_t kill_at = 0;
 	long i, left = 0, open_streams = 0;
 	int status = 0, failed = 0, sig = 0, port, sfd = -1, ret = 0;
-	sigset_t set;
 
 	if (!r || !pf) {
 		ret = core_error_set(err, -ENOMEM, "out of memory");
@@ -177,21 +176,9 @@ int fiber_spmd_run(const struct fiber_spmd_opts *o, struct core_error *err)
 		fiber_random_bytes(&rnd, sizeof(rnd));
 		port = 20000 + rnd % 20000;
 	}
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	/*
-	 * Shells start background jobs with SIGINT ignored, which would
-	 * discard it even while blocked; nohup's SIGHUP is left alone.
-	 */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	sfd = fiber_proc_signalfd();
 	if (sfd < 0) {
-		ret = core_error_errno(err, errno, "signalfd");
+		ret = core_error_errno(err, -sfd, "signalfd");
 		goto out;
 	}
 	for (i = 0; i < o->ranks; i++) {

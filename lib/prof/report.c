@@ -1,4 +1,5 @@
 #include "prof/report.h"
+#include "core/csv.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -192,23 +193,6 @@ static double percent(int64_t ns, int64_t wall)
 	return wall > 0 ? 100.0 * (double)ns / (double)wall : 0.0;
 }
 
-static void csv_field(FILE *fp, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && s[n - 1] != ' ')) {
-		fputs(s, fp);
-		return;
-	}
-	putc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', fp);
-		putc(*s, fp);
-	}
-	putc('"', fp);
-}
-
 int prof_report_csv(FILE *fp, const struct prof_report *rep)
 {
 	size_t i;
@@ -227,7 +211,7 @@ int prof_report_csv(FILE *fp, const struct prof_report *rep)
 				fputs("all,", fp);
 			else
 				fprintf(fp, "%" PRId64 ",", g->pid);
-			csv_field(fp, g->key);
+			core_csv_write_field(fp, g->key, strlen(g->key));
 			prof_report_us(us, sizeof(us), g->ns[s]);
 			fprintf(fp, ",%s,%s,%s,%.2f\n", prof_slot_resource(s), prof_slot_category(s),
 				us, percent(g->ns[s], g->wall));

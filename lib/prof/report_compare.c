@@ -1,4 +1,5 @@
 #include "prof/report_compare.h"
+#include "core/csv.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -90,21 +91,6 @@ static void ratio(char *buf, size_t size, int64_t a, int64_t b)
 		buf[0] = '\0';
 }
 
-static void csv_key(FILE *fp, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!*s || s[strlen(s) - 1] != ' ')) {
-		fputs(s, fp);
-		return;
-	}
-	putc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', fp);
-		putc(*s, fp);
-	}
-	putc('"', fp);
-}
-
 int prof_compare_csv(FILE *fp, const struct prof_report *a, const struct prof_report *b)
 {
 	struct cmp c;
@@ -121,7 +107,7 @@ int prof_compare_csv(FILE *fp, const struct prof_report *a, const struct prof_re
 		for (s = 0; s < PROF_SLOT_COUNT; s++) {
 			if (!r->ns[0][s] && !r->ns[1][s])
 				continue;
-			csv_key(fp, r->key);
+			core_csv_write_field(fp, r->key, strlen(r->key));
 			prof_report_us(t0, sizeof(t0), r->ns[0][s]);
 			prof_report_us(t1, sizeof(t1), r->ns[1][s]);
 			ratio(rt, sizeof(rt), r->ns[0][s], r->ns[1][s]);
