@@ -366,17 +366,22 @@ static void kid_del(struct pool *p, pid_t pid)
 		}
 }
 
+/* Take an unauthenticated connection off the pending list. */
+static void pending_unlink(struct pool *p, struct conn *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		p->pending = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	p->npending--;
+}
+
 static void conn_close(struct pool *p, struct conn *c)
 {
-	if (c->stage < 2) {
-		if (c->prev)
-			c->prev->next = c->next;
-		else
-			p->pending = c->next;
-		if (c->next)
-			c->next->prev = c->prev;
-		p->npending--;
-	}
+	if (c->stage < 2)
+		pending_unlink(p, c);
 	epoll_ctl(p->ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	fiber_buf_release(&c->in);
@@ -625,13 +630,7 @@ static void conn_handshake(struct pool *p, struct conn *c)
 			}
 			w->host[hl] = '\0';
 			/* Off the unauthenticated list, onto the worker. */
-			if (c->prev)
-				c->prev->next = c->next;
-			else
-				p->pending = c->next;
-			if (c->next)
-				c->next->prev = c->prev;
-			p->npending--;
+			pending_unlink(p, c);
 			c->stage = 2;
 			c->w = w;
 			w->c = c;
