@@ -164,9 +164,15 @@ t.join()
 PY
 	rlprof-record --sample 0 -o c.csv -- python3 same.py
 	RLPROF_PYHOOK=python rlprof-record --sample 0 -o p.csv -- python3 same.py
+	# Native calls are attributed identically.  Python rows are the gaps
+	# between them, and where a thread's first and last gap fall depends on
+	# when the hook reaches the new thread: allow one row per thread.
 	for cat in python simulator backend; do
 		c=$(grep -c ",$cat,,,,,,\$" c.csv) p=$(grep -c ",$cat,,,,,,\$" p.csv)
-		[ "$c" -eq "$p" ] || fail "$cat rows: C hook $c, Python hook $p"
+		slack=0
+		[ "$cat" = python ] && slack=2
+		[ $((c - p)) -le $slack ] && [ $((p - c)) -le $slack ] ||
+			fail "$cat rows: C hook $c, Python hook $p"
 		[ "$c" -gt 0 ] || fail "no $cat rows"
 	done
 	# Both threads were attributed.
