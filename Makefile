@@ -4,11 +4,17 @@
 #
 # Targets
 #   all                build the library, the programs and their data (default)
-#   check              run 'deps', build, then run every test (tests/run)
+#   check              run 'deps', build, then run every test (tests/run;
+#                      tests/02-fuzz.bats builds the fuzzers it runs)
 #   demo               run 'deps', build, then run the main job end to end
 #   deps               install missing Debian and Python packages when root,
 #                      otherwise print the exact command and fail (.ci/deps
-#                      exits 3; make itself then reports failure with 2)
+#                      exits 3; make itself then reports failure with 2).
+#                      Python packages go to the python3 first on PATH; where
+#                      no CUDA toolkit has them, they include the NVTX, CUPTI
+#                      and CUDA runtime headers (pip's nvidia-*-cu12 wheels)
+#   config             print what the build found (nvcc, NVTX, CUPTI, Python);
+#                      the first build prints it too
 #   install            install-bin install-lib install-man install-completion
 #                      install-data
 #   install-bin        programs into $(BINDIR)
@@ -17,9 +23,13 @@
 #   install-completion bash and zsh completions
 #   install-data       share/ (Python module, examples, ROMs) into $(DATADIR)/rlkit
 #   uninstall          remove what install put in place
-#   fuzzers            build the libFuzzer targets in tests/fuzz (needs clang)
+#   fuzzers            build the libFuzzer targets in tests/fuzz (needs clang;
+#                      not part of 'all': tests/02-fuzz.bats builds them)
 #   completions        regenerate completion/ from the programs' --list-opts
 #   clean              remove the build folder
+#
+# The build runs as many jobs at once as there are CPUs, unless -j is given
+# (make -j1 builds one file at a time).
 #
 # Variables
 #   V=1                show the full commands
@@ -28,10 +38,13 @@
 #   PREFIX=/usr/local  installation prefix; also BINDIR, LIBDIR, INCLUDEDIR,
 #                      MANDIR, DATADIR
 #   DESTDIR=           staging root prepended to every installed path
-#   NO_CUDA=1          skip CUDA code even where nvcc exists
+#   NO_CUDA=1          skip the code nvcc builds (the CUDA plug-in of
+#                      lib/atari, the longest step of a first build) even
+#                      where nvcc exists; NVTX and CUPTI are still used
 #   CUDA_HOME=DIR      CUDA toolkit (default: from nvcc on PATH, else
-#                      /usr/local/cuda); CUPTI is looked for in DIR/lib64,
-#                      DIR/lib and DIR/extras/CUPTI/lib64
+#                      /usr/local/cuda); the NVTX headers, CUPTI and the
+#                      CUDA runtime headers are looked for there first, then
+#                      in site-packages/nvidia of the python3 on PATH
 #   DEVELOPER=1        extra warnings, all of them errors (-Werror)
 #   SANITIZE=LIST      build with -fsanitize=LIST, e.g. address,undefined
 #   CC, CFLAGS, LDFLAGS, NVCCFLAGS   as usual
@@ -41,6 +54,16 @@
 
 VERSION := 0.1.0
 SOVERSION := 0
+
+# As many jobs as CPUs unless -j was given.  GNU make 4.3 hides a
+# command-line -j from the makefile but lets it override this one; make 4.4
+# shows it in MAKEFLAGS, and so does an exported MAKEFLAGS=-jN.  Sub-makes
+# share the top make's job slots; 'make clean all' stays in order.
+ifeq ($(MAKELEVEL),0)
+ifeq ($(filter -j% j%,$(MAKEFLAGS) $(shell printenv MAKEFLAGS))$(filter clean,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+endif
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -90,21 +113,41 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread $(WARNINGS) $(SAN_FLAGS) \
 ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 BASE_LIBS = $(JANSSON_LIBS) -lcsv -lm
 
-# CUDA toolkit: compiled wherever nvcc exists, unless NO_CUDA=1.
-ifneq ($(NO_CUDA),1)
+# CUDA.  nvcc builds the CUDA code wherever it exists, unless NO_CUDA=1.
+# The NVTX headers (lib/prof/module.mk), CUPTI and the CUDA runtime headers
+# come from the toolkit, else from the NVIDIA wheels that make deps installs
+# with pip into the python3 first on PATH (site-packages/nvidia/<part>/).
 NVCC_ON_PATH := $(shell command -v nvcc 2>/dev/null)
 CUDA_HOME ?= $(if $(NVCC_ON_PATH),$(patsubst %/bin/nvcc,%,$(realpath $(NVCC_ON_PATH))),/usr/local/cuda)
 NVCC := $(CUDA_HOME)/bin/nvcc
+ifneq ($(NO_CUDA),1)
 HAVE_CUDA := $(if $(wildcard $(NVCC)),1)
-CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
-CUPTI_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard \
-	$(CUDA_HOME)/lib64/libcupti.so $(CUDA_HOME)/lib/libcupti.so \
-	$(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so))))
-CUPTI_INCDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard \
-	$(CUDA_HOME)/include/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h))))
-HAVE_CUPTI := $(if $(and $(HAVE_CUDA),$(CUPTI_LIBDIR),$(CUPTI_INCDIR)),1)
 NVCCFLAGS ?= -O2
 endif
+# first_dir FILE,DIRS: the first of DIRS that has FILE (a path or a pattern).
+first_dir = $(patsubst %/$(1),%,$(firstword $(wildcard $(addsuffix /$(1),$(2)))))
+first_file = $(firstword $(wildcard $(addsuffix /$(1),$(2))))
+# The site-packages/nvidia folders of python3, asked only when needed.
+PY_NVIDIA = $(eval PY_NVIDIA := $$(shell python3 -c 'import nvidia; print(" ".join(nvidia.__path__))' 2>/dev/null))$(PY_NVIDIA)
+CUDA_TOOLKIT_DIRS := $(CUDA_HOME) $(if $(filter /usr/local/cuda,$(CUDA_HOME)),,/usr/local/cuda)
+
+CUDA_INCDIR := $(call first_dir,cuda_runtime_api.h,$(addsuffix /include,$(CUDA_TOOLKIT_DIRS)))
+CUPTI_INCDIR := $(call first_dir,cupti.h,$(addsuffix /include,$(CUDA_TOOLKIT_DIRS)) \
+	$(addsuffix /extras/CUPTI/include,$(CUDA_TOOLKIT_DIRS)))
+CUPTI_LIB := $(call first_file,libcupti.so,$(addsuffix /lib64,$(CUDA_TOOLKIT_DIRS)) \
+	$(addsuffix /lib,$(CUDA_TOOLKIT_DIRS)) $(addsuffix /extras/CUPTI/lib64,$(CUDA_TOOLKIT_DIRS)))
+ifeq ($(and $(CUDA_INCDIR),$(CUPTI_INCDIR),$(CUPTI_LIB)),)
+PIP_CUDA_PACKAGES := nvidia-cuda-cupti-cu12 nvidia-cuda-runtime-cu12
+CUDA_INCDIR := $(call first_dir,cuda_runtime_api.h,$(addsuffix /cuda_runtime/include,$(PY_NVIDIA)))
+CUPTI_INCDIR := $(call first_dir,cupti.h,$(addsuffix /cuda_cupti/include,$(PY_NVIDIA)))
+# The wheel has only the versioned name (libcupti.so.12): link that file.
+CUPTI_LIB := $(call first_file,libcupti.so.*,$(addsuffix /cuda_cupti/lib,$(PY_NVIDIA)))
+endif
+CUPTI_LIBDIR := $(patsubst %/,%,$(dir $(CUPTI_LIB)))
+# For a program that uses CUPTI: the headers, then the library with its path.
+CUPTI_CFLAGS = -I$(CUPTI_INCDIR) -I$(CUDA_INCDIR)
+CUPTI_LIBS = -L$(CUPTI_LIBDIR) -l:$(notdir $(CUPTI_LIB)) -Wl,-rpath,$(CUPTI_LIBDIR)
+HAVE_CUPTI := $(if $(and $(CUDA_INCDIR),$(CUPTI_INCDIR),$(CUPTI_LIB)),1)
 
 # Filled in by lib/<area>/module.mk and cmd/<prog>.mk.
 LIB_SRCS :=
@@ -112,9 +155,15 @@ EXTRA_TARGETS :=
 DEMOS :=
 DEB_PACKAGES := gcc make pkg-config libjansson-dev libcsv-dev bats bats-assert \
 	bats-support groff-base python3 python3-pip clang libclang-rt-dev
-PIP_PACKAGES :=
+PIP_PACKAGES := $(PIP_CUDA_PACKAGES)
+# Targets that take long and depend on little: 'all' starts them first, so
+# that they run beside the rest of a parallel build.
+SLOW_TARGETS :=
 
 PROGRAMS := $(patsubst cmd/%.c,%,$(wildcard cmd/*.c))
+
+# 'make' alone builds everything, whatever targets the modules define first.
+.DEFAULT_GOAL := all
 
 include $(sort $(wildcard lib/*/module.mk))
 include $(sort $(wildcard cmd/*.mk))
@@ -138,21 +187,43 @@ fuzz_objs = $(patsubst %.c,$(O)/fuzz-obj/%.o,$(filter lib/core/% lib/$(call fuzz
 
 .PHONY: all check demo deps install install-bin install-lib install-man \
 	install-completion install-data uninstall completions clean check-libs \
-	unit-tests fuzzers FORCE
+	unit-tests fuzzers config FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: check-libs $(LIB_A) $(LIB_SO) $(BINS) $(EXTRA_TARGETS)
+all: check-libs $(SLOW_TARGETS) $(LIB_A) $(LIB_SO) $(BINS) $(EXTRA_TARGETS)
 
 check-libs:
 	@test -n "$(HAVE_JANSSON)" || { echo "make: jansson not found (libjansson-dev); run 'make deps'" >&2; exit 1; }
 	@test -n "$(HAVE_LIBCSV)" || { echo "make: libcsv not found (libcsv-dev); run 'make deps'" >&2; exit 1; }
 
-# Build flags that change the objects; a change forces a rebuild.
+# Build flags that change the objects; a change forces a rebuild, and prints
+# what the build found (as the first build does).  make-vars keeps the
+# variables the folder was built with, one per line, for the tests that run
+# make on it again (tests/01-build.bats, tests/02-fuzz.bats).
+BUILD_FLAGS = $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(HAVE_CUDA) $(NVCCFLAGS)
+MAKE_VARS := CC CFLAGS LDFLAGS SANITIZE DEVELOPER NO_CUDA NVCCFLAGS \
+	$(if $(filter command line,$(origin CUDA_HOME)),CUDA_HOME)
 $(O)/build-flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(HAVE_CUDA) $(NVCCFLAGS)' | cmp -s - $@ || \
-		echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(HAVE_CUDA) $(NVCCFLAGS)' > $@
+	@echo '$(BUILD_FLAGS)' | cmp -s - $@ || { \
+		$(CONFIG_PRINT); echo '$(BUILD_FLAGS)' > $@; }
+	@printf '%s\n' $(foreach v,$(MAKE_VARS),'$(v)=$($(v))') > $(O)/make-vars
+
+# What the build found, for 'make config' and the first build.
+CONFIG_J = $(filter -j%,$(MAKEFLAGS))
+CONFIG_JOBS = $(if $(CONFIG_J),$(or $(patsubst -j%,%,$(CONFIG_J)),unlimited),1)
+CONFIG_PRINT = printf '%s\n' \
+	'rlkit $(VERSION): building into $(O)/ (programs in $(O)/bin), jobs at once: $(CONFIG_JOBS)' \
+	'  nvcc     $(if $(HAVE_CUDA),$(NVCC)$(NVCC_NOTE),$(if $(filter 1,$(NO_CUDA)),not used (NO_CUDA=1),not found)$(comma) no CUDA backend)' \
+	'  NVTX     $(or $(NVTX_INCDIR),not found$(comma) no NVTX recording (make deps installs it))' \
+	'  CUPTI    $(if $(HAVE_CUPTI),$(CUPTI_LIB),not found (make deps installs it))' \
+	'  python3  $(or $(PYTHON3),not found)$(if $(PY_INCLUDES),$(comma) with headers (C profile hook),$(comma) no headers (pure-Python profile hook))'
+comma := ,
+PYTHON3 := $(shell command -v python3 2>/dev/null)
+
+config:
+	@$(CONFIG_PRINT)
 
 $(O)/obj/%.o: %.c $(O)/build-flags
 	@mkdir -p $(@D)
@@ -199,15 +270,20 @@ $(O)/fuzz/%: tests/fuzz/%.c $$(call fuzz_objs,$$*)
 deps:
 	$(Q)DEB_PACKAGES='$(sort $(DEB_PACKAGES))' PIP_PACKAGES='$(sort $(PIP_PACKAGES))' sh .ci/deps
 
+# The tests run make on their own (tests/01-build.bats, tests/02-fuzz.bats):
+# they get a make environment of their own, not this one's job slots.
 check: deps
 	$(Q)$(MAKE) --no-print-directory all unit-tests
-	$(Q)if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzzers; fi
-	$(Q)RLKIT_BUILD='$(abspath $(O))' RLKIT_SANITIZE='$(SANITIZE)' tests/run
+	$(Q)unset MAKEFLAGS MFLAGS MAKELEVEL; \
+		RLKIT_BUILD='$(abspath $(O))' RLKIT_SANITIZE='$(SANITIZE)' tests/run
 
+# The demos run one after the other, each with its output in one piece.
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	@echo "rlkit $(VERSION): programs built in $(O)/bin: $(or $(PROGRAMS),none)"
-	$(Q)$(MAKE) --no-print-directory $(DEMOS)
+	$(Q)for d in $(DEMOS); do $(MAKE) --no-print-directory $$d || exit 1; done
+	@echo "rlkit $(VERSION): to run the programs by name: export PATH=\"$(abspath $(O))/bin:\$$PATH\""
+	@echo "  (or install them: make install PREFIX=\$$HOME/.local)"
 
 completions: all
 	$(Q)for p in $(PROGRAMS); do \

@@ -1,14 +1,14 @@
 #!/usr/bin/env bats
 # The build's promises: make install puts everything in place under DESTDIR,
 # the installed library works through pkg-config, make deps explains what
-# is missing to a user who is not root.
+# is missing to a user who is not root, and a machine without the CUDA
+# toolkit gets the NVTX headers from pip and records the built-in workload.
 
 load helpers
 
 @test "make install DESTDIR: programs, library, headers, pkg-config, man pages, completions" {
 	dest=$BATS_TEST_TMPDIR/root
-	run make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" SANITIZE="${RLKIT_SANITIZE:-}" \
-		install DESTDIR="$dest" PREFIX=/usr
+	run rlkit_make install DESTDIR="$dest" PREFIX=/usr
 	assert_success
 	for f in lib/librlkit.a lib/librlkit.so lib/librlkit.so.0 lib/pkgconfig/rlkit.pc \
 		include/rlkit/core/error.h include/rlkit/core/csv.h share/man/man7/rlkit.7; do
@@ -20,8 +20,7 @@ load helpers
 		[ -f "$dest/usr/share/bash-completion/completions/$p" ] || fail "bash completion: $p"
 		[ -f "$dest/usr/share/zsh/vendor-completions/_$p" ] || fail "zsh completion: $p"
 	done
-	run make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" SANITIZE="${RLKIT_SANITIZE:-}" \
-		uninstall DESTDIR="$dest" PREFIX=/usr
+	run rlkit_make uninstall DESTDIR="$dest" PREFIX=/usr
 	assert_success
 	run find "$dest" -type f
 	assert_output ""
@@ -29,8 +28,7 @@ load helpers
 
 @test "pkg-config: a program builds against the installed library and runs" {
 	dest=$BATS_TEST_TMPDIR/root
-	make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" SANITIZE="${RLKIT_SANITIZE:-}" \
-		install-lib DESTDIR="$dest" PREFIX=/usr >/dev/null
+	rlkit_make install-lib DESTDIR="$dest" PREFIX=/usr >/dev/null
 	cat > use.c <<'SRC'
 #include <errno.h>
 #include <stdio.h>
@@ -59,4 +57,52 @@ SRC
 	[ "$status" -eq 3 ] || fail "exit status $status, not 3"
 	assert_output --partial "apt-get install -y rlkit-no-such-package"
 	refute_output --partial " bash"
+}
+
+@test "make deps: without the CUDA toolkit, NVTX and CUPTI come from pip and rlprof-record records the workload" {
+	[ "$(id -u)" = 0 ] || skip "needs root: hides /usr/local/cuda with a tmpfs in a mount namespace"
+	command -v unshare >/dev/null || skip "needs unshare (util-linux) to hide /usr/local/cuda"
+	unshare -m true 2>/dev/null || skip "unshare -m is not permitted here (needs CAP_SYS_ADMIN)"
+	# The PATH of this test without the folders that have nvcc, so that the
+	# build neither finds nvcc nor guesses CUDA_HOME from it.
+	path=
+	IFS=: read -ra dirs <<< "$PATH"
+	for d in "${dirs[@]}"; do
+		[ -n "$d" ] && [ ! -x "$d/nvcc" ] && path=${path:+$path:}$d
+	done
+	o=$BATS_TEST_TMPDIR/build
+	# A small build: the recorder, its injection library and the workload.
+	cat > fresh.sh <<SCRIPT
+set -e
+if [ -e /usr/local/cuda ]; then mount -t tmpfs none /usr/local/cuda; fi
+export PATH='$path'
+unset CUDA_HOME MAKEFLAGS MAKELEVEL
+if command -v nvcc; then echo "nvcc is still on PATH" >&2; exit 1; fi
+make -C '$TOP' --no-print-directory deps
+make -C '$TOP' --no-print-directory O='$o' NO_CUDA=1 config > config.txt
+make -C '$TOP' --no-print-directory -j2 O='$o' NO_CUDA=1 \
+	'$o/bin/rlprof-record' '$o/lib/rlkit/librlprof-inject.so' '$o/workloads/rlprof-workload'
+'$o/bin/rlprof-record' -o t.csv -- '$o/workloads/rlprof-workload' busy-sleep 0 0 3
+SCRIPT
+	run unshare -m sh fresh.sh
+	[ "$status" -eq 0 ] || fail "$(printf '%s\n' "$output" | tail -30)"
+	# deps names the interpreter it checked or installed for.
+	python=$(python3 -c 'import sys; print(sys.executable)')
+	assert_output --partial "$python"
+	run cat config.txt
+	refute_line --partial "/usr/local/cuda"
+	if [ ! -e /usr/include/nvtx3/nvToolsExt.h ]; then
+		assert_line --regexp '^  NVTX .*/nvidia/nvtx/include$'
+	fi
+	assert_line --regexp '^  CUPTI .*/nvidia/cuda_cupti/lib/libcupti\.so\.[0-9]+$'
+	run python3 "$TOP/tests/workloads/trace-check.py" rows t.csv op
+	assert_output "busy|||1|
+sleep|||1|
+step|||0|
+busy|||1|
+sleep|||1|
+step|||0|
+busy|||1|
+sleep|||1|
+step|||0|"
 }

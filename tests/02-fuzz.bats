@@ -1,12 +1,16 @@
 #!/usr/bin/env bats
 # Every parser has a libFuzzer target in tests/fuzz; each runs briefly here,
-# from its seed corpus, under ASan and UBSan.  Longer runs by hand:
+# from its seed corpus, under ASan and UBSan.  The targets are built here
+# ('make fuzzers'), not by every build.  Longer runs by hand:
 #   make fuzzers && build/fuzz/core-csv -max_total_time=600 tests/fuzz/corpus/core-csv
 
 load helpers
 
 @test "fuzz: every target in tests/fuzz runs 20,000 inputs without a finding" {
 	command -v clang >/dev/null || skip "clang is not installed (make deps installs it)"
+	run rlkit_make fuzzers
+	[ "$status" -eq 0 ] || fail "make fuzzers failed:
+$(printf '%s\n' "$output" | tail -30)"
 	for src in "$TOP"/tests/fuzz/*.c; do
 		name=$(basename "$src" .c)
 		bin="$RLKIT_BUILD/fuzz/$name"

@@ -67,3 +67,16 @@ wait_gone() {
 	pgrep -af "$1" >&2
 	return 1
 }
+
+# rlkit_make ARG...: make in the source tree on the build folder under test,
+# with the variables that folder was built with ($RLKIT_BUILD/make-vars), so
+# that its flags, and so its objects, stay as they are.
+rlkit_make() {
+	local vars=()
+	if [ -f "$RLKIT_BUILD/make-vars" ]; then
+		mapfile -t vars < "$RLKIT_BUILD/make-vars"
+	else
+		vars=(SANITIZE="${RLKIT_SANITIZE:-}")
+	fi
+	make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" "${vars[@]}" "$@"
+}

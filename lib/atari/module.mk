@@ -17,15 +17,20 @@ LIB_EXTRA_LIBS += -ldl
 PIP_PACKAGES += ale-py
 
 # The CUDA backend: a plug-in cule-bench loads at run time (atari/cuda.h).
+# nvcc compiles the whole emulator as device code in one unit, so that the
+# kernels inline it: the longest step of a first build (ptxas most of it).
+# 'all' starts it first, beside the C files; NO_CUDA=1 skips it.
 ifeq ($(HAVE_CUDA),1)
 ATARI_CUDA_PLUGIN := $(O)/lib/rlkit/rlkit-atari-cuda.so
-EXTRA_TARGETS += $(ATARI_CUDA_PLUGIN)
+SLOW_TARGETS += $(ATARI_CUDA_PLUGIN)
+NVCC_NOTE := ; the CUDA plug-in of lib/atari takes about 3 minutes on 2 cores
 
 $(ATARI_CUDA_PLUGIN): lib/atari/cuda/plugin.cu $(wildcard lib/atari/*.c lib/atari/*.h) $(O)/build-flags
 	@mkdir -p $(@D)
-	$(quiet) NVCC $@
+	$(quiet) NVCC "$@: the emulator as CUDA device code, from $< (about 3 minutes on 2 cores; NO_CUDA=1 skips it)"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC,-fvisibility=hidden -shared -Ilib -o $@.tmp.so $< && \
 		mv $@.tmp.so $@
+	$(quiet) NVCC "$@: done"
 
 INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
 	install -m 755 $(ATARI_CUDA_PLUGIN) '$(DESTDIR)$(LIBDIR)/rlkit/';

@@ -9,12 +9,16 @@
 #        (needs the Python headers: python3-dev)
 #   $(O)/share/rlkit/python/             the Python module, laid out as installed
 #   $(O)/workloads/rlprof-workload       the built-in test workload
-# NVTX support and the workload need the NVTX v3 headers (CUDA toolkit).
+# NVTX support and the workload need the NVTX v3 headers: from the CUDA
+# toolkit, else from pip's nvidia-nvtx-cu12 (make deps installs it into the
+# python3 on PATH; the headers are in site-packages/nvidia/nvtx/include).
 LIB_SRCS += $(wildcard lib/prof/*.c)
 
-NVTX_INCDIR := $(firstword $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h \
-	/usr/local/cuda/include/nvtx3/nvToolsExt.h /usr/include/nvtx3/nvToolsExt.h))
-NVTX_INCDIR := $(patsubst %/nvtx3/nvToolsExt.h,%,$(NVTX_INCDIR))
+NVTX_INCDIR := $(call first_dir,nvtx3/nvToolsExt.h,$(addsuffix /include,$(CUDA_TOOLKIT_DIRS)) /usr/include)
+ifeq ($(NVTX_INCDIR),)
+PIP_PACKAGES += nvidia-nvtx-cu12
+NVTX_INCDIR := $(call first_dir,nvtx3/nvToolsExt.h,$(addsuffix /nvtx/include,$(PY_NVIDIA)))
+endif
 
 PROF_INJECT := $(O)/lib/rlkit/librlprof-inject.so
 # Without the NVTX headers the library still serves the Python module.
@@ -73,7 +77,7 @@ demo-record: all
 	@echo "demo-record: trace in $(O)/demo-record.csv"
 else
 demo-record: all
-	@echo "demo-record: skipped: no NVTX v3 headers (install the CUDA toolkit)"
+	@echo "demo-record: skipped: no NVTX v3 headers (make deps installs them as root: pip package nvidia-nvtx-cu12)"
 endif
 
 INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
