@@ -76,7 +76,7 @@ SRC
 set -e
 if [ -e /usr/local/cuda ]; then mount -t tmpfs none /usr/local/cuda; fi
 export PATH='$path'
-unset CUDA_HOME MAKEFLAGS MAKELEVEL
+unset CUDA_HOME MAKEFLAGS MAKELEVEL SANITIZE O
 if command -v nvcc; then echo "nvcc is still on PATH" >&2; exit 1; fi
 make -C '$TOP' --no-print-directory deps
 make -C '$TOP' --no-print-directory O='$o' NO_CUDA=1 config > config.txt

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atari/cpu.h"
 #include "test.h"
@@ -78,8 +79,14 @@ static void test_functional(void)
 		 dir ? dir : "../shared/testdata");
 	fp = fopen(path, "rb");
 	if (!fp) {
-		test_skip("6502_functional_test.bin not found in the shared test data",
-			  "functional test: every documented opcode, decimal mode included");
+		char why[1400], cwd[512] = "";
+
+		if (!dir && !getcwd(cwd, sizeof(cwd)))
+			cwd[0] = '\0';
+		snprintf(why, sizeof(why), "%s%s%s not found (RLKIT_TESTDATA %s; set it to the "
+			 "folder that has 6502/6502_functional_test.bin)", cwd, cwd[0] ? "/" : "",
+			 path, dir ? "is set" : "is not set");
+		test_skip(why, "functional test: every documented opcode, decimal mode included");
 		free(f);
 		return;
 	}
