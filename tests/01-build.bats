@@ -57,6 +57,10 @@ SRC
 	[ "$status" -eq 3 ] || fail "exit status $status, not 3"
 	assert_output --partial "apt-get install -y rlkit-no-such-package"
 	refute_output --partial " bash"
+	# Python packages: the command names the interpreter, by its full path.
+	run su nobody -s /bin/sh -c "DEB_PACKAGES='' PIP_PACKAGES='rlkit-no-such-package' sh -s" < "$TOP/.ci/deps"
+	[ "$status" -eq 3 ] || fail "exit status $status, not 3"
+	assert_line --regexp '^  /.*python3?[.0-9]* -m pip install rlkit-no-such-package$'
 }
 
 @test "make deps: without the CUDA toolkit, NVTX and CUPTI come from pip and rlprof-record records the workload" {
@@ -105,4 +109,21 @@ step|||0|
 busy|||1|
 sleep|||1|
 step|||0|"
+}
+
+@test "make: as many jobs as CPUs unless -j is given; the fuzzers are left to their test" {
+	MAKEFLAGS= run make -C "$TOP" --no-print-directory O="$BATS_TEST_TMPDIR/b" config
+	assert_success
+	assert_line --partial "jobs at once: $(nproc)"
+	MAKEFLAGS= run make -C "$TOP" --no-print-directory -j1 O="$BATS_TEST_TMPDIR/b" config
+	assert_line --partial "jobs at once: 1"
+	# What a first build would run, without running it.
+	MAKEFLAGS= run make -C "$TOP" --no-print-directory -n O="$BATS_TEST_TMPDIR/b"
+	assert_success
+	assert_output --partial "/bin/rlprof-record"
+	refute_output --partial "/fuzz/"
+	if [ -n "$(make -C "$TOP" --no-print-directory -s O="$BATS_TEST_TMPDIR/b" config | grep '^  nvcc *\/')" ]; then
+		# The long nvcc step says what it compiles and about how long it takes.
+		assert_output --regexp "NVCC .*rlkit-atari-cuda\.so: .* \(about [0-9]+ minutes"
+	fi
 }
