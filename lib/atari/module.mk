@@ -18,7 +18,7 @@ PIP_PACKAGES += ale-py
 
 # The CUDA backend: a plug-in cule-bench loads at run time (atari/cuda.h).
 # nvcc compiles the whole emulator as device code in one unit, so that the
-# kernels inline it: the longest step of a first build (ptxas most of it).
+# kernels inline it: the longest step of a first build (ptxas about half of it).
 # 'all' starts it first, beside the C files; NO_CUDA=1 skips it.
 ifeq ($(HAVE_CUDA),1)
 ATARI_CUDA_PLUGIN := $(O)/lib/rlkit/rlkit-atari-cuda.so
