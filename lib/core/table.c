@@ -496,6 +496,15 @@ static void table_line(FILE *fp, const char *indent, const struct core_table *t,
 	putc('\n', fp);
 }
 
+static int same(const struct core_cell *a, const struct core_cell *b, enum core_col_type type)
+{
+	if (!a->set || !b->set)
+		return 0;
+	if (type == CORE_COL_STRING)
+		return a->len == b->len && !memcmp(a->v.s, b->v.s, a->len);
+	return !memcmp(&a->v, &b->v, sizeof(a->v));
+}
+
 static int write_table(FILE *fp, const struct core_table *t)
 {
 	size_t nvis = 0, r, c, v;
@@ -519,9 +528,15 @@ static int write_table(FILE *fp, const struct core_table *t)
 		for (v = 0; v < nvis; v++) {
 			size_t k = r * t->ncols + v;
 
-			if (!(text[k] = table_text(&t->cols[vis[v]], &t->cells[r * t->ncols + vis[v]],
-						   &tw[k])))
+			const struct core_cell *x = &t->cells[r * t->ncols + vis[v]];
+
+			if (!(text[k] = table_text(&t->cols[vis[v]], x, &tw[k])))
 				goto out;
+			if ((t->cols[vis[v]].flags & CORE_COL_GROUP) && r && !t->rows[r].heading &&
+			    same(x, x - t->ncols, t->cols[vis[v]].type)) {
+				text[k][0] = '\0';
+				tw[k] = 0;
+			}
 			if (tw[k] > width[vis[v]])
 				width[vis[v]] = tw[k];
 		}

@@ -84,6 +84,7 @@ enum core_col_type {
 
 /* Column flags. */
 #define CORE_COL_NO_TABLE 1	/* left out of the table format */
+#define CORE_COL_GROUP 2	/* table: blank where it repeats the row above in a section */
 
 struct core_col {
 	const char *name;	/* CSV header and JSON key */

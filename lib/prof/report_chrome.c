@@ -6,7 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/utf8.h"
 #include "prof/report.h"
+
+/* Every JSON string of the trace goes through the toolkit's one escaper. */
+static void json_str(FILE *fp, const char *s)
+{
+	core_utf8_write_json(fp, s, strlen(s));
+}
 
 enum track { TR_CPU, TR_PHASE, TR_GPU };
 
@@ -107,7 +114,7 @@ static void ts(FILE *fp, const char *key, int64_t ns)
 {
 	char buf[32];
 
-	prof_report_us(buf, sizeof(buf), ns);
+	core_fmt_duration(buf, sizeof(buf), ns, "us", 3);
 	fprintf(fp, ",\"%s\":%s", key, buf);
 }
 
@@ -169,9 +176,9 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 	fputs(c->first ? "" : ",\n", fp);
 	c->first = 0;
 	fputs("{\"name\":", fp);
-	prof_report_json_str(fp, name);
+	core_utf8_write_json(fp, name, strlen(name));
 	fputs(",\"cat\":", fp);
-	prof_report_json_str(fp, cat);
+	core_utf8_write_json(fp, cat, strlen(cat));
 	switch (ev->kind) {
 	case PROF_KIND_MARK:
 		fputs(",\"ph\":\"i\",\"s\":\"t\"", fp);
@@ -198,12 +205,12 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 		break;
 	case PROF_KIND_COUNTER:
 		fputs(",\"args\":{", fp);
-		prof_report_json_str(fp, name);
+		core_utf8_write_json(fp, name, strlen(name));
 		fprintf(fp, ":%.17g}", ev->value);
 		break;
 	case PROF_KIND_WARNING:
 		fputs(",\"args\":{\"detail\":", fp);
-		prof_report_json_str(fp, prof_trace_str(r, ev->detail));
+		json_str(fp, prof_trace_str(r, ev->detail));
 		fputs("}", fp);
 		break;
 	default:
@@ -222,7 +229,7 @@ static void meta(struct prof_chrome *c, const char *what, int64_t pid, int64_t t
 	if (tid >= 0)
 		fprintf(c->fp, ",\"tid\":%" PRId64, tid);
 	fputs(",\"args\":{\"name\":", c->fp);
-	prof_report_json_str(c->fp, name);
+	core_utf8_write_json(c->fp, name, strlen(name));
 	fputs("}}", c->fp);
 }
 
@@ -262,7 +269,7 @@ int prof_chrome_finish(struct prof_chrome *c, const struct prof_trace_reader *r)
 			s->pid, tid, (int64_t)(s->type == TR_GPU ? 2000000 : 1000000) + (int64_t)i);
 	}
 	fprintf(c->fp, "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"producer\":\"rlprof-report\",\"trace\":");
-	prof_report_json_str(c->fp, prof_trace_name(r));
+	json_str(c->fp, prof_trace_name(r));
 	fputs("}}\n", c->fp);
 	return ferror(c->fp) ? -EIO : 0;
 }
