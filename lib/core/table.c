@@ -243,7 +243,7 @@ void core_fmt_duration(char *buf, size_t size, int64_t ns, const char *unit, int
 }
 
 static void human(char *buf, size_t size, double v, const char *const *unit, int nunits,
-		  double step, const char *fmt0)
+		  double step)
 {
 	int u = 0;
 
@@ -252,7 +252,7 @@ static void human(char *buf, size_t size, double v, const char *const *unit, int
 		u++;
 	}
 	if (u == 0)
-		snprintf(buf, size, fmt0, v, unit[0]);
+		snprintf(buf, size, "%.0f %s", v, unit[0]);
 	else
 		snprintf(buf, size, "%.*f %s", fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2,
 			 v, unit[u]);
@@ -262,14 +262,14 @@ void core_fmt_human_ns(char *buf, size_t size, int64_t ns)
 {
 	static const char *const unit[] = { "ns", "us", "ms", "s" };
 
-	human(buf, size, (double)ns, unit, 4, 1000, "%.0f %s");
+	human(buf, size, (double)ns, unit, 4, 1000);
 }
 
 void core_fmt_human_bytes(char *buf, size_t size, uint64_t bytes)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 
-	human(buf, size, (double)bytes, unit, 7, 1024, "%.0f %s");
+	human(buf, size, (double)bytes, unit, 7, 1024);
 }
 
 /* A number cell as CSV and JSON write it; "" when it has no value. */
