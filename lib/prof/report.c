@@ -1,4 +1,5 @@
 #include "prof/report.h"
+#include "core/grow.h"
 #include "core/table.h"
 #include "core/utf8.h"
 
@@ -37,14 +38,8 @@ static struct prof_report_group *add_group(struct prof_report *rep, size_t *cap)
 {
 	struct prof_report_group *g;
 
-	if (rep->ngroups == *cap) {
-		size_t n = *cap ? *cap * 2 : 16;
-
-		if (!(g = realloc(rep->groups, n * sizeof(*g))))
-			return NULL;
-		rep->groups = g;
-		*cap = n;
-	}
+	if (CORE_GROW(rep->groups, *cap, rep->ngroups + 1) < 0)
+		return NULL;
 	g = &rep->groups[rep->ngroups++];
 	memset(g, 0, sizeof(*g));
 	return g;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "core/utf8.h"
 #include "prof/report.h"
 
@@ -28,7 +29,7 @@ struct prof_chrome {
 	int64_t only_pid;
 	int started, first;
 	struct synth *syn;
-	size_t nsyn, last;
+	size_t nsyn, syn_cap, last;
 };
 
 static void header(struct prof_chrome *c)
@@ -99,12 +100,9 @@ static int64_t synth_tid(struct prof_chrome *c, int64_t pid, int type, int64_t a
 			break;
 	}
 	if (i == c->nsyn) {
-		struct synth *n = realloc(c->syn, (c->nsyn + 1) * sizeof(*n));
-
-		if (!n)
+		if (CORE_GROW(c->syn, c->syn_cap, c->nsyn + 1) < 0)
 			return -1;
-		c->syn = n;
-		n[c->nsyn++] = (struct synth){ pid, a, b, type };
+		c->syn[c->nsyn++] = (struct synth){ pid, a, b, type };
 	}
 	c->last = i;
 	return PROF_CHROME_TID_BASE + (int64_t)i;
