@@ -211,6 +211,31 @@ static void test_record_and_sections(void)
 	core_table_release(&t);
 }
 
+static void test_group(void)
+{
+	static const struct core_col cols[] = {
+		{ .name = "op", .type = CORE_COL_STRING, .flags = CORE_COL_GROUP },
+		{ .name = "n", .type = CORE_COL_INT },
+	};
+	static const char *const ops[] = { "a", "a", "b", "a" };
+	struct core_table t;
+	size_t i;
+
+	core_table_init(&t, cols, 2, 0);
+	for (i = 0; i < 4; i++) {
+		if (i == 3)
+			core_table_section(&t, "next");
+		core_table_add_row(&t, 0);
+		core_table_set_str(&t, 0, ops[i]);
+		core_table_set_int(&t, 1, (int64_t)i);
+	}
+	check(&t, CORE_FORMAT_TABLE,
+	      "  op  n\n  a   0\n      1\n  b   2\n\nnext\n  op  n\n  a   3\n",
+	      "CORE_COL_GROUP: blank under the same value, shown again in a new section");
+	check(&t, CORE_FORMAT_CSV, "op,n\na,0\na,1\nb,2\na,3\n", "CORE_COL_GROUP: every value in CSV");
+	core_table_release(&t);
+}
+
 static void test_format_names(void)
 {
 	TEST_EQ_LONG(core_format_parse("jsonl", CORE_FORMATS_ALL), CORE_FORMAT_JSONL, "parse jsonl");
@@ -227,6 +252,7 @@ int main(void)
 	test_fmt();
 	test_formats();
 	test_record_and_sections();
+	test_group();
 	test_format_names();
 	return test_done();
 }
