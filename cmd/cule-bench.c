@@ -5,8 +5,6 @@
  * what a ROM is.
  */
 #include <errno.h>
-#include <jansson.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +19,8 @@
 #include "core/cli.h"
 #include "core/clock.h"
 #include "core/exitcode.h"
-#include "core/json.h"
 #include "core/msg.h"
+#include "core/table.h"
 
 enum {
 	OPT_FRAMESKIP = CORE_OPT_LONG_ONLY,
@@ -60,18 +58,23 @@ static const struct core_opt opts[] = {
 	{ "resize", OPT_RESIZE, NULL, "resize observations to 84x84 (area averaging)", NULL },
 	{ "difficulty", OPT_DIFFICULTY, "N", "difficulty switches: 0-3, bit 0 left A, bit 1 right A", NULL },
 	{ "format", 'f', "FORMAT", "output format (default: table on a terminal, else csv)",
-	  "table|csv|json" },
+	  "table|csv|json|jsonl" },
 	{ "output", 'o', "FILE", "write to FILE (atomically) instead of standard output", NULL },
 	{ "force", 'F', NULL, "replace an existing output file", NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
+static int cmd_run(int argc, char **argv, void *ctx);
+static int cmd_trace(int argc, char **argv, void *ctx);
+static int cmd_games(int argc, char **argv, void *ctx);
+static int cmd_info(int argc, char **argv, void *ctx);
+
 static const struct core_cmd cmds[] = {
-	{ "run", "measure throughput: frames per second over many environments (default)" },
-	{ "trace", "print RAM, reward and screen MD5 after every frame, as ale-trace.py does" },
-	{ "games", "list the supported games, their MD5s and cartridge types" },
-	{ "info", "describe a ROM: size, MD5, cartridge type, game" },
-	{ NULL, NULL },
+	{ "run", cmd_run, "measure throughput: frames per second over many environments (default)" },
+	{ "trace", cmd_trace, "print RAM, reward and screen MD5 after every frame, as ale-trace.py does" },
+	{ "games", cmd_games, "list the supported games, their MD5s and cartridge types" },
+	{ "info", cmd_info, "describe a ROM: size, MD5, cartridge type, game" },
+	{ NULL, NULL, NULL },
 };
 
 static const struct core_cli cli = {
@@ -80,23 +83,20 @@ static const struct core_cli cli = {
 		 "games [--format FORMAT]\n"
 		 "info [--format FORMAT] ROM",
 	.summary = "Run Atari 2600 games at scale with the semantics of the Arcade Learning Environment.",
-	.footer = "Commands:\n"
-		  "  run     measure throughput: frames per second over many environments (default)\n"
-		  "  trace   print RAM, reward and screen MD5 after every frame\n"
-		  "  games   list the supported games, their MD5s and cartridge types\n"
-		  "  info    describe a ROM: size, MD5, cartridge type, game\n",
 	.opts = opts,
 	.cmds = cmds,
+	.default_cmd = "run",
 };
 
-enum format { F_TABLE, F_CSV, F_JSON, F_DEFAULT };
+/* A core_format, or F_DEFAULT: the one rule of core_format_default(). */
+#define F_DEFAULT (-1)
 
 struct args {
 	const char *rom, *game, *actions, *output;
 	int cart, envs, threads, cuda, force, obs_set;
 	long steps, frames;
 	int have_frameskip, have_sticky;
-	enum format format;
+	int format;
 	struct atari_env_config cfg;
 };
 
@@ -158,100 +158,14 @@ static int handle(int key, const char *arg, void *ctx)
 	case OPT_RESIZE: a->cfg.resize = 1; break;
 	case OPT_DIFFICULTY: a->cfg.difficulty = (int)parse_num(arg, 0, 3, "difficulty"); break;
 	case 'f':
-		if (!strcmp(arg, "table")) a->format = F_TABLE;
-		else if (!strcmp(arg, "csv")) a->format = F_CSV;
-		else if (!strcmp(arg, "json")) a->format = F_JSON;
-		else core_cli_usage_error(&cli, "unknown format '%s' (table, csv or json)", arg);
+		if ((a->format = core_format_parse(arg, CORE_FORMATS_ALL)) < 0)
+			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json or jsonl)", arg);
 		break;
 	case 'o': a->output = arg; break;
 	case 'F': a->force = 1; break;
 	default: return -1;
 	}
 	return 0;
-}
-
-/* ---- Output of records as a table, CSV or JSON ---- */
-
-#define MAX_COLS 16
-#define MAX_ROWS 128
-
-struct table {
-	int ncols, nrows;
-	const char *cols[MAX_COLS];
-	int numeric[MAX_COLS];
-	char *cells[MAX_ROWS][MAX_COLS];
-};
-
-static void table_add(struct table *t, int row, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void table_add(struct table *t, int row, int col, const char *fmt, ...)
-{
-	va_list ap;
-	char buf[256];
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	t->cells[row][col] = strdup(buf);
-	if (!t->cells[row][col])
-		core_msg_die(CORE_EXIT_FAIL, "out of memory");
-	if (row + 1 > t->nrows)
-		t->nrows = row + 1;
-}
-
-static int table_write(FILE *fp, const struct table *t, enum format f)
-{
-	int width[MAX_COLS];
-
-	if (f == F_JSON) {
-		for (int r = 0; r < t->nrows; r++) {
-			json_t *o = json_object();
-
-			for (int c = 0; c < t->ncols; c++) {
-				const char *s = t->cells[r][c];
-
-				json_object_set_new(o, t->cols[c], t->numeric[c] ?
-						    json_real(strtod(s, NULL)) : json_string(s));
-				if (t->numeric[c] && !strchr(s, '.'))
-					json_object_set_new(o, t->cols[c],
-							    json_integer(strtoll(s, NULL, 10)));
-			}
-			if (core_json_write(fp, o, 0) < 0) {
-				json_decref(o);
-				return -EIO;
-			}
-			json_decref(o);
-		}
-		return 0;
-	}
-	for (int c = 0; c < t->ncols; c++) {
-		width[c] = (int)strlen(t->cols[c]);
-		for (int r = 0; r < t->nrows; r++)
-			if ((int)strlen(t->cells[r][c]) > width[c])
-				width[c] = (int)strlen(t->cells[r][c]);
-	}
-	for (int r = -1; r < t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			const char *s = r < 0 ? t->cols[c] : t->cells[r][c];
-
-			if (f == F_CSV)
-				fprintf(fp, "%s%s", c ? "," : "", s);
-			else if (t->numeric[c])
-				fprintf(fp, "%s%*s", c ? "  " : "", width[c], s);
-			else
-				fprintf(fp, "%s%-*s", c ? "  " : "", c == t->ncols - 1 ? 0 : width[c], s);
-		}
-		fputc('\n', fp);
-	}
-	return ferror(fp) ? -EIO : 0;
-}
-
-static void table_free(struct table *t)
-{
-	for (int r = 0; r < t->nrows; r++)
-		for (int c = 0; c < t->ncols; c++)
-			free(t->cells[r][c]);
 }
 
 /* ---- ROM and game ---- */
@@ -284,102 +198,146 @@ static const struct atari_game *load_rom(struct atari_rom *rom, const struct arg
 	return g ? g : &atari_games[0];
 }
 
-static FILE *open_output(struct core_atomic *af, const struct args *a)
-{
-	struct core_error err = CORE_ERROR_INIT;
+/*
+ * The output file, opened before the work so that a bad -o fails at once;
+ * removed at exit unless committed (core_atomic_abort is safe after a
+ * commit).
+ */
+static struct core_atomic out = CORE_ATOMIC_INIT;
 
-	if (core_atomic_open(af, a->output ? a->output : "-", a->force ? CORE_ATOMIC_FORCE : 0,
-			     &err) < 0)
-		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
-	return af->fp;
+static void abort_output(void)
+{
+	core_atomic_abort(&out);
 }
 
-static int close_output(struct core_atomic *af)
+static FILE *open_output(const struct args *a)
 {
 	struct core_error err = CORE_ERROR_INIT;
 
-	if (core_atomic_commit(af, &err) < 0) {
+	if (core_atomic_open(&out, a->output ? a->output : "-", a->force ? CORE_ATOMIC_FORCE : 0,
+			     &err) < 0)
+		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
+	atexit(abort_output);
+	return out.fp;
+}
+
+/* Write the table and commit the output; returns the exit status. */
+static int finish(struct core_table *t, const struct args *a)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	int ret = core_table_write(out.fp, t, a->format == F_DEFAULT ?
+				   core_format_default(a->output) : (enum core_format)a->format);
+
+	core_table_release(t);
+	if (ret < 0)
+		core_msg_die(CORE_EXIT_FAIL, "%s", ret == -ENOMEM ? "out of memory" :
+			     "writing output failed");
+	if (core_atomic_commit(&out, &err) < 0) {
 		core_msg_error("%s", err.msg);
 		return CORE_EXIT_FAIL;
 	}
 	return core_msg_close_stream(stdout) < 0 ? CORE_EXIT_FAIL : CORE_EXIT_OK;
 }
 
-static enum format default_format(const struct args *a)
+static void check(int ret)
 {
-	if (a->format != F_DEFAULT)
-		return a->format;
-	return !a->output && isatty(STDOUT_FILENO) ? F_TABLE : F_CSV;
+	if (ret < 0)
+		core_msg_die(CORE_EXIT_FAIL, "out of memory");
+}
+
+static const char *parity_name(const struct atari_game *g)
+{
+	return g->verified > 0 ? "yes" : g->verified < 0 ? "n/a" : "no";
+}
+
+/* Options and operands of a command; `operand` receives the one operand
+ * the command takes (NULL: none). */
+static struct args *parse(int argc, char **argv, void *ctx, const char **operand)
+{
+	struct args *a = ctx;
+	int first = core_cli_parse(&cli, argc, argv, handle, a);
+
+	if (operand && argc - first == 1)
+		*operand = argv[first];
+	else if (argc > first)
+		core_cli_usage_error(&cli, "unexpected argument '%s'", argv[first]);
+	return a;
 }
 
 /* ---- Commands ---- */
 
-static int cmd_games(const struct args *a)
+static int cmd_games(int argc, char **argv, void *ctx)
 {
-	struct table t = { 6, 0, { "game", "title", "md5", "cart", "controller", "parity" },
-			   { 0 }, { { 0 } } };
-	struct core_atomic af = CORE_ATOMIC_INIT;
-	FILE *fp = open_output(&af, a);
+	static const struct core_col cols[] = {
+		{ .name = "game" }, { .name = "title" }, { .name = "md5" },
+		{ .name = "cart" }, { .name = "controller" }, { .name = "parity" },
+	};
+	const struct args *a = parse(argc, argv, ctx, NULL);
+	struct core_table t;
 
+	open_output(a);
+	core_table_init(&t, cols, 6, 0);
 	for (int i = 1; i < atari_games_count; i++) {
 		const struct atari_game *g = &atari_games[i];
 
-		table_add(&t, i - 1, 0, "%s", g->name);
-		table_add(&t, i - 1, 1, "%s", g->title);
-		table_add(&t, i - 1, 2, "%s", g->md5);
-		table_add(&t, i - 1, 3, "%s", g->cart ? atari_cart_type_name(g->cart) : "auto");
-		table_add(&t, i - 1, 4, "%s", controller_name(g));
-		table_add(&t, i - 1, 5, "%s", g->verified > 0 ? "yes" : g->verified < 0 ? "n/a" : "no");
+		check(core_table_add_row(&t, 0));
+		check(core_table_set_str(&t, 0, g->name));
+		check(core_table_set_str(&t, 1, g->title));
+		check(core_table_set_str(&t, 2, g->md5));
+		check(core_table_set_str(&t, 3, g->cart ? atari_cart_type_name(g->cart) : "auto"));
+		check(core_table_set_str(&t, 4, controller_name(g)));
+		check(core_table_set_str(&t, 5, parity_name(g)));
 	}
-	if (table_write(fp, &t, default_format(a)) < 0) {
-		table_free(&t);
-		core_atomic_abort(&af);
-		core_msg_die(CORE_EXIT_FAIL, "writing output failed");
-	}
-	table_free(&t);
-	return close_output(&af);
+	return finish(&t, a);
 }
 
-static int cmd_info(const struct args *a)
+static int cmd_info(int argc, char **argv, void *ctx)
 {
-	struct table t = { 9, 0, { "file", "bytes", "md5", "cart", "game", "controller",
-				   "state_bytes", "env_bytes", "parity" },
-			   { 0, 1, 0, 0, 0, 0, 1, 1, 0 }, { { 0 } } };
-	struct core_atomic af = CORE_ATOMIC_INIT;
+	static const struct core_col cols[] = {
+		{ .name = "file" }, { .name = "bytes", .type = CORE_COL_BYTES },
+		{ .name = "md5" }, { .name = "cart" }, { .name = "game" }, { .name = "controller" },
+		{ .name = "state_bytes", .type = CORE_COL_BYTES },
+		{ .name = "env_bytes", .type = CORE_COL_BYTES }, { .name = "parity" },
+	};
+	const char *operand = NULL;
+	struct args *a = parse(argc, argv, ctx, &operand);
 	struct atari_rom rom = ATARI_ROM_INIT;
-	const struct atari_game *g = load_rom(&rom, a);
-	FILE *fp = open_output(&af, a);
+	const struct atari_game *g;
+	struct core_table t;
 
-	table_add(&t, 0, 0, "%s", a->rom);
-	table_add(&t, 0, 1, "%u", rom.size);
-	table_add(&t, 0, 2, "%s", rom.md5);
-	table_add(&t, 0, 3, "%s", atari_cart_type_name(rom.type));
-	table_add(&t, 0, 4, "%s", g->id ? g->name : "unknown");
-	table_add(&t, 0, 5, "%s", controller_name(g));
-	table_add(&t, 0, 6, "%zu", sizeof(struct atari_machine));
-	table_add(&t, 0, 7, "%zu", sizeof(struct atari_env));
-	table_add(&t, 0, 8, "%s", g->verified > 0 ? "yes" : g->verified < 0 ? "n/a" : "no");
-	if (table_write(fp, &t, default_format(a)) < 0) {
-		table_free(&t);
-		core_atomic_abort(&af);
-		core_msg_die(CORE_EXIT_FAIL, "writing output failed");
-	}
-	table_free(&t);
+	if (operand && !a->rom)
+		a->rom = operand;
+	else if (operand || !a->rom)
+		core_cli_usage_error(&cli, "info takes one ROM");
+	open_output(a);
+	g = load_rom(&rom, a);
+	core_table_init(&t, cols, 9, CORE_TABLE_RECORD);
+	check(core_table_add_row(&t, 0));
+	check(core_table_set_str(&t, 0, a->rom));
+	check(core_table_set_bytes(&t, 1, rom.size));
+	check(core_table_set_str(&t, 2, rom.md5));
+	check(core_table_set_str(&t, 3, atari_cart_type_name(rom.type)));
+	check(core_table_set_str(&t, 4, g->id ? g->name : "unknown"));
+	check(core_table_set_str(&t, 5, controller_name(g)));
+	check(core_table_set_bytes(&t, 6, sizeof(struct atari_machine)));
+	check(core_table_set_bytes(&t, 7, sizeof(struct atari_env)));
+	check(core_table_set_str(&t, 8, parity_name(g)));
 	atari_rom_release(&rom);
-	return close_output(&af);
+	return finish(&t, a);
 }
 
-static int cmd_trace(struct args *a)
+static int cmd_trace(int argc, char **argv, void *ctx)
 {
+	struct args *a = parse(argc, argv, ctx, NULL);
 	struct core_error err = CORE_ERROR_INIT;
-	struct core_atomic af = CORE_ATOMIC_INIT;
 	struct atari_rom rom = ATARI_ROM_INIT;
 	const struct atari_game *g;
 	int *actions = NULL;
 	long n = 0;
-	FILE *fp;
 	int ret;
 
+	if (!a->rom)
+		core_cli_usage_error(&cli, "trace needs --rom FILE");
 	if (!a->frames == !a->actions)
 		core_cli_usage_error(&cli, "trace needs one of --frames or --actions");
 	if (a->have_frameskip && a->cfg.frameskip != 1)
@@ -387,6 +345,7 @@ static int cmd_trace(struct args *a)
 	a->cfg.frameskip = 1;
 	if (!a->have_sticky)
 		a->cfg.repeat_action_probability = 0;
+	open_output(a);
 	g = load_rom(&rom, a);
 	if (a->actions) {
 		FILE *in = strcmp(a->actions, "-") ? fopen(a->actions, "r") : stdin;
@@ -405,31 +364,44 @@ static int cmd_trace(struct args *a)
 			core_msg_die(CORE_EXIT_FAIL, "out of memory");
 		atari_trace_random_actions(g, a->cfg.seed, actions, n);
 	}
-	fp = open_output(&af, a);
-	ret = atari_trace_write(fp, &rom, g, &a->cfg, actions, n, &err);
+	ret = atari_trace_write(out.fp, &rom, g, &a->cfg, actions, n, &err);
 	free(actions);
 	atari_rom_release(&rom);
-	if (ret < 0) {
-		core_atomic_abort(&af);
+	if (ret < 0)
 		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
+	if (core_atomic_commit(&out, &err) < 0) {
+		core_msg_error("%s", err.msg);
+		return CORE_EXIT_FAIL;
 	}
-	return close_output(&af);
+	return core_msg_close_stream(stdout) < 0 ? CORE_EXIT_FAIL : CORE_EXIT_OK;
 }
 
-static int cmd_run(struct args *a)
+static int cmd_run(int argc, char **argv, void *ctx)
 {
+	static const struct core_col cols[] = {
+		{ .name = "game" }, { .name = "backend" },
+		{ .name = "envs", .type = CORE_COL_INT },
+		{ .name = "threads", .type = CORE_COL_INT },
+		{ .name = "frameskip", .type = CORE_COL_INT },
+		{ .name = "steps", .type = CORE_COL_INT },
+		{ .name = "frames", .type = CORE_COL_INT },
+		{ .name = "episodes", .type = CORE_COL_INT },
+		{ .name = "reward", .type = CORE_COL_INT },
+		{ .name = "seconds", .type = CORE_COL_DURATION, .unit = "s", .decimals = 3 },
+		{ .name = "fps", .type = CORE_COL_FLOAT, .decimals = 0 },
+	};
+	struct args *a = parse(argc, argv, ctx, NULL);
 	struct core_error err = CORE_ERROR_INIT;
-	struct core_atomic af = CORE_ATOMIC_INIT;
 	struct atari_rom rom = ATARI_ROM_INIT;
 	struct atari_batch_stats st;
-	struct table t = { 11, 0, { "game", "backend", "envs", "threads", "frameskip", "steps",
-				    "frames", "episodes", "reward", "seconds", "fps" },
-			   { 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1 }, { { 0 } } };
+	struct core_table t;
 	const struct atari_game *g;
 	double seconds;
 	int threads = 0;
-	FILE *fp;
 
+	if (!a->rom)
+		core_cli_usage_error(&cli, "run needs --rom FILE");
+	open_output(a);
 	g = load_rom(&rom, a);
 	if (a->cuda) {
 		int ret = atari_cuda_run(&rom, g, &a->cfg, a->envs, a->steps, &st, &seconds, &err);
@@ -450,66 +422,31 @@ static int cmd_run(struct args *a)
 		seconds = (double)(core_clock_mono_ns() - t0) / 1e9;
 		atari_batch_release(&b);
 	}
-	fp = open_output(&af, a);
-	table_add(&t, 0, 0, "%s", g->id ? g->name : "unknown");
-	table_add(&t, 0, 1, "%s", a->cuda ? "cuda" : "cpu");
-	table_add(&t, 0, 2, "%d", a->envs);
-	table_add(&t, 0, 3, "%d", threads);
-	table_add(&t, 0, 4, "%d", a->cfg.frameskip);
-	table_add(&t, 0, 5, "%llu", (unsigned long long)st.steps);
-	table_add(&t, 0, 6, "%llu", (unsigned long long)st.frames);
-	table_add(&t, 0, 7, "%llu", (unsigned long long)st.episodes);
-	table_add(&t, 0, 8, "%lld", (long long)st.reward);
-	table_add(&t, 0, 9, "%.3f", seconds);
-	table_add(&t, 0, 10, "%.0f", seconds > 0 ? (double)st.frames / seconds : 0.0);
+	core_table_init(&t, cols, 11, CORE_TABLE_RECORD);
+	check(core_table_add_row(&t, 0));
+	check(core_table_set_str(&t, 0, g->id ? g->name : "unknown"));
+	check(core_table_set_str(&t, 1, a->cuda ? "cuda" : "cpu"));
+	check(core_table_set_int(&t, 2, a->envs));
+	check(core_table_set_int(&t, 3, threads));
+	check(core_table_set_int(&t, 4, a->cfg.frameskip));
+	check(core_table_set_int(&t, 5, (int64_t)st.steps));
+	check(core_table_set_int(&t, 6, (int64_t)st.frames));
+	check(core_table_set_int(&t, 7, (int64_t)st.episodes));
+	check(core_table_set_int(&t, 8, (int64_t)st.reward));
+	check(core_table_set_ns(&t, 9, (int64_t)(seconds * 1e9 + 0.5)));
+	check(core_table_set_float(&t, 10, seconds > 0 ? (double)st.frames / seconds : 0.0));
 	atari_rom_release(&rom);
-	if (table_write(fp, &t, default_format(a)) < 0) {
-		table_free(&t);
-		core_atomic_abort(&af);
-		core_msg_die(CORE_EXIT_FAIL, "writing output failed");
-	}
-	table_free(&t);
-	return close_output(&af);
+	return finish(&t, a);
 }
 
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
-	const char *cmd = "run";
-	int first;
 
 	core_msg_init(argv[0]);
 	a.cfg = (struct atari_env_config)ATARI_ENV_CONFIG_INIT;
 	a.envs = 64;
 	a.steps = 1000;
 	a.format = F_DEFAULT;
-	if (argc > 1 && argv[1][0] != '-') {
-		for (int i = 0; cmds[i].name; i++)
-			if (!strcmp(argv[1], cmds[i].name))
-				cmd = cmds[i].name;
-		if (strcmp(cmd, argv[1]) && strcmp(argv[1], "run") != 0) {
-			/* Not a command: "info" takes a ROM operand, others none. */
-			core_cli_usage_error(&cli, "unknown command '%s'", argv[1]);
-		}
-		argv[1] = argv[0];
-		argv++;
-		argc--;
-	}
-	first = core_cli_parse(&cli, argc, argv, handle, &a);
-	if (!strcmp(cmd, "info")) {
-		if (argc - first == 1 && !a.rom)
-			a.rom = argv[first];
-		else if (argc - first != 0 || !a.rom)
-			core_cli_usage_error(&cli, "info takes one ROM");
-		return cmd_info(&a);
-	}
-	if (argc > first)
-		core_cli_usage_error(&cli, "unexpected argument '%s'", argv[first]);
-	if (!strcmp(cmd, "games"))
-		return cmd_games(&a);
-	if (!a.rom)
-		core_cli_usage_error(&cli, "%s needs --rom FILE", cmd);
-	if (!strcmp(cmd, "trace"))
-		return cmd_trace(&a);
-	return cmd_run(&a);
+	return core_cli_dispatch(&cli, argc, argv, &a);
 }

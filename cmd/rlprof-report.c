@@ -14,6 +14,7 @@
 #include "core/exitcode.h"
 #include "core/msg.h"
 #include "core/progress.h"
+#include "core/table.h"
 #include "prof/breakdown.h"
 #include "prof/report.h"
 #include "prof/report_chrome.h"
@@ -27,13 +28,15 @@ enum {
 	OPT_CHUNK,
 };
 
-enum format { F_TABLE, F_CSV, F_JSON, F_SVG, F_CHROME, F_DEFAULT };
-
-static const char *const format_names[] = { "table", "csv", "json", "svg", "chrome" };
+/* The formats of core/table.h, then this program's own. */
+enum format {
+	F_TABLE = CORE_FORMAT_TABLE, F_CSV = CORE_FORMAT_CSV, F_JSON = CORE_FORMAT_JSON,
+	F_JSONL = CORE_FORMAT_JSONL, F_SVG, F_CHROME, F_DEFAULT
+};
 
 static const struct core_opt opts[] = {
 	{ "format", 'f', "FORMAT", "output format (default: table on a terminal, else csv)",
-	  "table|csv|json|svg|chrome" },
+	  "table|csv|json|jsonl|svg|chrome" },
 	{ "by", 'b', "KEY", "group time by operation (default), category, process or phase",
 	  "operation|category|process|phase" },
 	{ "process", 'p', "PID", "report only the process PID", NULL },
@@ -71,12 +74,14 @@ static int handle(int key, const char *arg, void *ctx)
 
 	switch (key) {
 	case 'f':
-		for (i = 0; i < 5; i++)
-			if (!strcmp(arg, format_names[i]))
-				break;
-		if (i == 5)
-			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json, svg or chrome)", arg);
-		a->format = (enum format)i;
+		if ((i = core_format_parse(arg, CORE_FORMATS_ALL)) >= 0)
+			a->format = (enum format)i;
+		else if (!strcmp(arg, "svg"))
+			a->format = F_SVG;
+		else if (!strcmp(arg, "chrome"))
+			a->format = F_CHROME;
+		else
+			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json, jsonl, svg or chrome)", arg);
 		break;
 	case 'b':
 		if ((i = prof_report_by_parse(arg)) < 0)
@@ -237,25 +242,30 @@ static int write_report(FILE *fp, const struct args *a, struct job *j, struct jo
 			return -ENOMEM;
 		}
 		orep.trace = other_path;
-		ret = a->format == F_CSV ? prof_compare_csv(fp, &rep, &orep) :
-		      a->format == F_JSON ? prof_compare_json(fp, &rep, &orep) :
-		      prof_compare_table(fp, &rep, &orep);
+		ret = prof_compare_write(fp, &rep, &orep, (enum core_format)a->format);
 		prof_report_release(&orep);
 	} else {
-		ret = a->format == F_CSV ? prof_report_csv(fp, &rep) :
-		      a->format == F_JSON ? prof_report_json(fp, &rep) :
+		ret = a->format == F_JSON ? prof_report_json(fp, &rep) :
 		      a->format == F_SVG ? prof_report_svg(fp, &rep) :
-		      prof_report_table(fp, &rep);
+		      a->format == F_TABLE ? prof_report_table(fp, &rep) :
+		      prof_report_rows(fp, &rep, (enum core_format)a->format);
 	}
 	prof_report_release(&rep);
 	return ret;
+}
+
+/* Removed at exit unless committed (abort is safe after a commit). */
+static struct core_atomic out = CORE_ATOMIC_INIT;
+
+static void abort_output(void)
+{
+	core_atomic_abort(&out);
 }
 
 int main(int argc, char **argv)
 {
 	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
 			  NULL, NULL, PROF_SCAN_CHUNK_DEFAULT };
-	struct core_atomic out = CORE_ATOMIC_INIT;
 	struct core_error err = CORE_ERROR_INIT;
 	struct job j = { &a, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0 };
 	struct job o = { &a, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0 };
@@ -271,10 +281,10 @@ int main(int argc, char **argv)
 	if (a.from != INT64_MIN && a.to != INT64_MAX && a.to <= a.from)
 		core_cli_usage_error(&cli, "the time window is empty: --to must come after --from");
 	if (a.format == F_DEFAULT)
-		a.format = !a.output && isatty(STDOUT_FILENO) ? F_TABLE : F_CSV;
+		a.format = (enum format)core_format_default(a.output);
 	if (a.compare && (a.format == F_SVG || a.format == F_CHROME))
-		core_cli_usage_error(&cli, "--compare gives table, csv or json, not %s",
-				     format_names[a.format]);
+		core_cli_usage_error(&cli, "--compare gives table, csv, json or jsonl, not %s",
+				     a.format == F_SVG ? "svg" : "chrome");
 	if (a.compare && !strcmp(a.compare, "-") && !strcmp(path, "-"))
 		core_cli_usage_error(&cli, "only one trace can come from standard input");
 	if (!strcmp(path, "-") && isatty(STDIN_FILENO))
@@ -285,14 +295,13 @@ int main(int argc, char **argv)
 		if (prof_chrome_new(&j.chrome, j.chrome_fp, a.from, a.to) < 0)
 			core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	}
-	/* Check the destination before the work. */
-	if (a.output && strcmp(a.output, "-") && !a.force && access(a.output, F_OK) == 0)
-		core_msg_die(CORE_EXIT_FAIL, "'%s' exists; use --force to replace it", a.output);
+	/* The destination first, so that a bad -o fails before the work. */
+	if (core_atomic_open(&out, a.output ? a.output : "-", a.force ? CORE_ATOMIC_FORCE : 0, &err) < 0)
+		core_msg_die_err(CORE_EXIT_FAIL, &err);
+	atexit(abort_output);
 	load(&j, path);
 	if (a.compare)
 		load(&o, a.compare);
-	if (core_atomic_open(&out, a.output ? a.output : "-", a.force ? CORE_ATOMIC_FORCE : 0, &err) < 0)
-		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	ret = write_report(out.fp, &a, &j, a.compare ? &o : NULL,
 			   strcmp(path, "-") ? path : "standard input",
 			   a.compare && strcmp(a.compare, "-") ? a.compare : "standard input");

@@ -168,8 +168,32 @@ PY
 	assert_line "load,CPU,simulator,2.000,14.29,2.000,14.29,1.000"
 }
 
-@test "--compare: only table, csv and json" {
+@test "--compare: only table, csv, json and jsonl" {
 	run rlprof-report -f svg --compare "$R/two.csv" "$R/nested.csv"
 	[ "$status" -eq 2 ]
-	assert_output --partial "--compare gives table, csv or json"
+	assert_output --partial "--compare gives table, csv, json or jsonl"
+}
+
+@test "--compare --format jsonl: the CSV's rows, ratio null where the CSV's is empty" {
+	run rlprof-report -f jsonl --compare "$R/nested.csv" "$R/two.csv"
+	assert_success
+	python3 - "$output" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert all(list(r) == ["operation", "resource", "category", "time_us", "percent",
+                       "other_time_us", "other_percent", "ratio"] for r in rows), rows
+step = [r for r in rows if r["operation"] == "step" and r["category"] == "python"][0]
+assert step["ratio"] is None and step["other_time_us"] == 1.0, step
+assert rows[-1] == {"operation": "[total]", "resource": None, "category": None,
+                    "time_us": 14.0, "percent": 100.0, "other_time_us": 10.0,
+                    "other_percent": 100.0, "ratio": 0.714}, rows[-1]
+PY
+}
+
+@test "--compare --format table: both traces named, aligned, human units" {
+	run rlprof-report -f table --compare "$R/nested.csv" "$R/two.csv"
+	assert_success
+	assert_line --index 0 "this: $R/two.csv, other: $R/nested.csv"
+	assert_line --index 1 --regexp '^  operation +resource +category +this +% +other +% +ratio$'
+	assert_line --regexp '^  \[total\] +14\.0 us +100\.00 +10\.0 us +100\.00 +0\.714$'
 }

@@ -158,9 +158,25 @@ assert {e["name"] for e in ev} == {"main_loop", "load", "episode", "python", "si
 	run rlprof-report -f table "$R/nested.csv"
 	assert_success
 	assert_line --index 0 "process 100 (python train.py): 10.0 us profiled"
-	assert_line --index 1 "  operation      resource  category         time        %"
-	assert_line --index 2 "  step           CPU       python        1.00 us   10.00"
-	assert_line "  total                                  10.0 us  100.00"
+	assert_line --index 1 "  operation      resource  category      time       %"
+	assert_line --index 2 "  step           CPU       python     1.00 us   10.00"
+	assert_line --index 3 "                 CPU       simulator  2.00 us   20.00"
+	assert_line "  total                               10.0 us  100.00"
+}
+
+@test "--format jsonl: the CSV's rows and columns, one object per line" {
+	rlprof-report -f csv -b phase "$R/two.csv" > out.csv
+	rlprof-report -f jsonl -b phase "$R/two.csv" > out.jsonl
+	python3 - out.csv out.jsonl <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+objs = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == len(objs) > 0
+for r, o in zip(rows, objs):
+    assert list(o) == list(r), (o, r)
+    assert o["process"] == r["process"] and o["operation"] == r["operation"]
+    assert abs(o["time_us"] - float(r["time_us"])) < 1e-9 and o["percent"] == float(r["percent"])
+PY
 }
 
 @test "--format: csv is the default in a pipe; unknown formats are usage errors" {
@@ -188,6 +204,15 @@ ticks = [t.text for t in root.findall(".//s:g[@class='ticks']/s:text", ns)]
 # The longest bar is step, 5 us: ticks every 1.25 us.
 assert ticks == ["0 ns", "1.25 us", "2.50 us", "3.75 us", "5.00 us"], ticks
 PY
+}
+
+@test "--output: a folder that does not exist fails at once, before reading the trace" {
+	mkfifo never-written
+	# The trace is a FIFO nobody writes to: reading it would block.
+	run timeout 20 rlprof-report -f csv -o missing/out.csv never-written
+	[ "$status" -eq 1 ]
+	assert_output --regexp "^rlprof-report: error: cannot create a file next to 'missing/out.csv': No such file or directory$"
+	[ ! -e missing ]
 }
 
 @test "--output: written atomically, an existing file is kept without --force" {

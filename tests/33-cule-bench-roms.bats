@@ -88,3 +88,66 @@ setup() {
 		[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "size $size: status $status: $output"
 	done
 }
+
+@test "info --format csv: a file name with a comma, a quote and a newline is one quoted field" {
+	name=$'a,b "c"\nd.bin'
+	cp "$ROM" "$name"
+	cule-bench info -f csv "$name" > out.csv
+	python3 - out.csv "$name" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(rows) == 2 and len(rows[1]) == len(rows[0]) == 9, rows
+assert rows[1][0] == sys.argv[2] and rows[1][4] == "catch", rows
+PY
+}
+
+@test "info --format json: one object; table: sizes in readable units" {
+	run cule-bench info -f json "$ROM"
+	assert_success
+	python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["bytes"] == 4096 and o["game"] == "catch" and isinstance(o["state_bytes"], int), o' "$output"
+	run cule-bench info -f table "$ROM"
+	assert_success
+	assert_line --index 0 --regexp '^file +bytes +md5 +cart +game +controller +state_bytes +env_bytes +parity$'
+	assert_line --index 1 --regexp ' 4\.00 KiB  [0-9a-f]{32}  4K +catch +joystick +[0-9.]+ KiB +[0-9.]+ KiB +n/a$'
+}
+
+@test "games --format json: one array; jsonl: one object per line, as many as CSV rows" {
+	run cule-bench games -f json
+	assert_success
+	[ "${#lines[@]}" -eq 1 ]
+	n=$(cule-bench games -f csv | tail -n +2 | wc -l)
+	python3 -c '
+import json, sys
+a = json.loads(sys.argv[1])
+assert isinstance(a, list) and len(a) == int(sys.argv[2]), len(a)
+assert all(list(o) == ["game", "title", "md5", "cart", "controller", "parity"] for o in a)' "$output" "$n"
+	run cule-bench games -f jsonl
+	assert_success
+	[ "${#lines[@]}" -eq "$n" ]
+	for l in "${lines[@]}"; do python3 -c 'import json, sys; json.loads(sys.argv[1])' "$l"; done
+}
+
+@test "subcommands: each has its own --help; an unknown one is a usage error" {
+	run cule-bench info --help
+	assert_success
+	assert_line --index 0 "usage: cule-bench info [--format FORMAT] ROM"
+	assert_line --index 1 --partial "info: describe a ROM"
+	run cule-bench games -h
+	assert_success
+	assert_line --index 0 "usage: cule-bench games [--format FORMAT]"
+	run cule-bench run --help
+	assert_line --index 0 "usage: cule-bench [run] --rom FILE [options]"
+	run cule-bench --help
+	assert_line "Commands:"
+	assert_line --regexp '^  trace +print RAM, reward and screen MD5 after every frame'
+	run --separate-stderr cule-bench frobnicate
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cule-bench: error: unknown command 'frobnicate'" ]
+	run --separate-stderr cule-bench info
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cule-bench: error: info takes one ROM" ]
+	[ "${stderr_lines[1]}" = "usage: cule-bench info [--format FORMAT] ROM" ]
+}

@@ -41,22 +41,59 @@ static size_t count_opts(const struct core_opt *o)
 	return n;
 }
 
+static const struct core_cmd *current_cmd;
+
+const struct core_cmd *core_cli_command(void)
+{
+	return current_cmd;
+}
+
+/* Whether a usage line is that of command `name`: "name ..." or "[name] ...". */
+static int usage_of(const char *line, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (len > n && !strncmp(line, name, n) && line[n] == ' ')
+		return 1;
+	return len > n + 2 && line[0] == '[' && !strncmp(line + 1, name, n) && line[n + 1] == ']';
+}
+
 static void print_usage_lines(const struct core_cli *cli, FILE *fp)
 {
-	const char *p = cli->usage ? cli->usage : "[options]";
-	int first = 1;
+	const char *usage = cli->usage ? cli->usage : "[options]";
+	int first = 1, pass;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	/* Under a subcommand, its own lines; all of them if it has none. */
+	for (pass = current_cmd ? 0 : 1; pass < 2 && first; pass++) {
+		const char *p = usage;
 
-		fprintf(fp, "%s %s %.*s\n", first ? "usage:" : "   or:",
-			core_msg_prog(), (int)len, p);
-		first = 0;
-		p += len;
-		if (*p == '\n')
-			p++;
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+			if (pass || usage_of(p, len, current_cmd->name)) {
+				fprintf(fp, "%s %s %.*s\n", first ? "usage:" : "   or:",
+					core_msg_prog(), (int)len, p);
+				first = 0;
+			}
+			p += len;
+			if (*p == '\n')
+				p++;
+		}
 	}
+}
+
+static void print_cmds(const struct core_cli *cli, FILE *fp)
+{
+	const struct core_cmd *c;
+	int w = 0;
+
+	for (c = cli->cmds; c && c->name; c++)
+		if ((int)strlen(c->name) > w)
+			w = (int)strlen(c->name);
+	fprintf(fp, "\nCommands:\n");
+	for (c = cli->cmds; c && c->name; c++)
+		fprintf(fp, "  %-*s  %s\n", w, c->name, c->help ? c->help : "");
 }
 
 static void print_opt(const struct core_opt *o, FILE *fp)
@@ -81,8 +118,12 @@ void core_cli_help(const struct core_cli *cli)
 	const struct core_opt *o;
 
 	print_usage_lines(cli, stdout);
-	if (cli->summary)
+	if (current_cmd && current_cmd->help)
+		printf("\n%s: %s\n", current_cmd->name, current_cmd->help);
+	else if (cli->summary)
 		printf("\n%s\n", cli->summary);
+	if (cli->cmds && !current_cmd)
+		print_cmds(cli, stdout);
 	printf("\nOptions:\n");
 	for (o = cli->opts; o && o->name; o++)
 		print_opt(o, stdout);
@@ -189,7 +230,7 @@ int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 			core_cli_usage_error(cli, "unknown option '%s'", argv[optind - 1]);
 			break;
 		default:
-			if (handle(c, optarg, ctx) != 0)
+			if (!handle || handle(c, optarg, ctx) != 0)
 				core_cli_usage_error(cli, "bad option");
 			break;
 		}
@@ -197,6 +238,35 @@ int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 	free(longopts);
 	free(shortopts);
 	return optind;
+}
+
+int core_cli_dispatch(const struct core_cli *cli, int argc, char **argv, void *ctx)
+{
+	const struct core_cmd *c;
+	const char *name = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+	int ret;
+
+	if (!name) {
+		for (c = cli->cmds; cli->default_cmd && c && c->name; c++)
+			if (!strcmp(c->name, cli->default_cmd))
+				break;
+		if (!cli->default_cmd || !c || !c->name) {
+			/* Still answer --help, --version and --list-opts. */
+			core_cli_parse(cli, argc, argv, NULL, NULL);
+			core_cli_usage_error(cli, "no command given");
+		}
+		/* The program's own help, not the command's. */
+		return c->fn(argc, argv, ctx);
+	}
+	for (c = cli->cmds; c && c->name; c++)
+		if (!strcmp(c->name, name))
+			break;
+	if (!c || !c->name)
+		core_cli_usage_error(cli, "unknown command '%s'", name);
+	current_cmd = c;
+	ret = c->fn(argc - 1, argv + 1, ctx);
+	current_cmd = NULL;
+	return ret;
 }
 
 int core_cli_parse_long(const char *s, long min, long max, long *out)

@@ -17,6 +17,13 @@
  *
  * The usage lines are the contract with the man page: the SYNOPSIS of
  * man/man1/<prog>.1 renders to the same text (checked by a test).
+ *
+ * Programs with subcommands (cule-bench run, trace, games, info) list them
+ * in a table of struct core_cmd, as git and perf do, and call
+ * core_cli_dispatch() from main().  Each subcommand then gets the same
+ * treatment: "prog CMD --help" shows the usage lines of CMD, an unknown
+ * command is a usage error (exit 2), --help lists the commands with their
+ * help lines, and --list-opts lists them for completion.
  */
 #ifndef CORE_CLI_H
 #define CORE_CLI_H
@@ -36,7 +43,13 @@ struct core_opt {
 
 struct core_cmd {
 	const char *name;	/* NULL ends the table */
-	const char *help;
+	/*
+	 * Runs the subcommand: argv[0] is its name, argv[1..] its options
+	 * and operands (parse them with core_cli_parse); returns the exit
+	 * status.  `ctx` is core_cli_dispatch's.
+	 */
+	int (*fn)(int argc, char **argv, void *ctx);
+	const char *help;	/* one line, lowercase, no full stop */
 };
 
 struct core_cli {
@@ -47,8 +60,13 @@ struct core_cli {
 	/* Optional text printed after the option list (commands, examples). */
 	const char *footer;
 	const struct core_opt *opts;
-	/* Optional subcommands, listed by --list-opts for completion. */
+	/* Optional subcommands (see core_cli_dispatch). */
 	const struct core_cmd *cmds;
+	/*
+	 * The subcommand run when the first argument is an option or absent
+	 * ("cule-bench --rom x.bin" runs "run"); NULL: a command is needed.
+	 */
+	const char *default_cmd;
 	/* Stop at the first non-option (programs that run a COMMAND). */
 	int stop_at_nonopt;
 };
@@ -62,13 +80,26 @@ struct core_cli {
 int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 		   int (*handle)(int key, const char *arg, void *ctx), void *ctx);
 
+/*
+ * Run the subcommand of cli->cmds named by argv[1], with argv shifted by
+ * one, or cli->default_cmd with the whole argv when argv[1] is absent or
+ * starts with '-' (so "prog --help" is the program's help).  An unknown
+ * name, or no name and no default, is a usage error (exit 2).  Returns
+ * what the subcommand returns.
+ */
+int core_cli_dispatch(const struct core_cli *cli, int argc, char **argv, void *ctx);
+
+/* The subcommand being run by core_cli_dispatch, or NULL. */
+const struct core_cmd *core_cli_command(void);
+
 /* Print "prog: error: <msg>", the usage lines and a --help hint to stderr;
  * exit 2. */
 _Noreturn void core_cli_usage_error(const struct core_cli *cli,
 				    const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Print the full help to stdout (used by -h). */
+/* Print the help to stdout (used by -h): under a subcommand, its usage
+ * lines and help line only. */
 void core_cli_help(const struct core_cli *cli);
 
 /* The toolkit version, "X.Y.Z". */

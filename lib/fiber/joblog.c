@@ -35,7 +35,7 @@ static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
 		if (!nl)
 			break;	/* torn last line: dropped */
 		*nl = '\0';
-		v = json_loads(start, 0, &jerr);
+		v = json_loads(start, JSON_ALLOW_NUL, &jerr);
 		id = json_is_object(v) ? json_object_get(v, "id") : NULL;
 		key = id ? fiber_task_key(id) : NULL;
 		if (!key) {

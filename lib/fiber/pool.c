@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/utf8.h"
 #include "fiber/joblog.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
@@ -147,6 +148,20 @@ static int task_done(struct pool *p, struct fiber_task *t)
 	return 0;
 }
 
+/* A JSON string of bytes that may not be UTF-8: bad bytes become U+FFFD. */
+static json_t *utf8_string(const char *s, size_t len)
+{
+	json_t *v = json_stringn(s, len);
+	char *r;
+	size_t n;
+
+	if (v || !(r = core_utf8_repair(s, len, &n)))
+		return v;
+	v = json_stringn(r, n);
+	free(r);
+	return v;
+}
+
 /*
  * The one way a task ends.  `result` is consumed; `w` may be NULL;
  * `start_ns` is when the last attempt began (0: none).
@@ -163,9 +178,10 @@ static void task_finish(struct pool *p, struct fiber_task *t, const char *status
 	json_object_set_new(rec, "status", json_string(status));
 	json_object_set_new(rec, "result", result ? result : json_null());
 	if (error)
-		json_object_set_new(rec, "error", json_string(error));
+		json_object_set_new(rec, "error", utf8_string(error, strlen(error)));
 	json_object_set_new(rec, "worker", w ? json_integer(w->index) : json_null());
-	json_object_set_new(rec, "host", w && w->host[0] ? json_string(w->host) : json_null());
+	json_object_set_new(rec, "host", w && w->host[0] ? utf8_string(w->host, strlen(w->host)) :
+			    json_null());
 	json_object_set_new(rec, "attempts", json_integer(t->attempts));
 	json_object_set_new(rec, "duration", json_real((double)(long long)(dur * 1e6 + 0.5) / 1e6));
 	t->record = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
@@ -231,7 +247,7 @@ static int take_line(struct pool *p, char *line, size_t len)
 			;
 		if (i == len)
 			return 0;
-		v = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
+		v = json_loadb(line, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
 		if (!v)
 		{
 			ret = core_error_set(p->err, -EINVAL, "'%s': line %ld: invalid JSON: %s",
@@ -556,18 +572,9 @@ static int worker_frames(struct pool *p, struct worker *w)
 				task_finish(p, t, "error", NULL, msg, w, w->head_start_ns);
 			} else {
 				if (!p->o->lines)
-					res = json_loadb(f.body, f.len, JSON_DECODE_ANY, NULL);
+					res = json_loadb(f.body, f.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
 				if (!res)
-					res = json_stringn(f.body, f.len);
-				if (!res) {	/* not UTF-8: keep it readable */
-					char *s = malloc(f.len + 1);
-					size_t i;
-
-					for (i = 0; s && i < f.len; i++)
-						s[i] = (unsigned char)f.body[i] < 0x80 ? f.body[i] : '?';
-					res = s ? json_stringn(s, f.len) : NULL;
-					free(s);
-				}
+					res = utf8_string(f.body, f.len);
 				task_finish(p, t, "ok", res, NULL, w, w->head_start_ns);
 			}
 			w->head_start_ns = now;

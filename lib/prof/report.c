@@ -1,5 +1,7 @@
 #include "prof/report.h"
-#include "core/csv.h"
+#include "core/grow.h"
+#include "core/table.h"
+#include "core/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -36,14 +38,8 @@ static struct prof_report_group *add_group(struct prof_report *rep, size_t *cap)
 {
 	struct prof_report_group *g;
 
-	if (rep->ngroups == *cap) {
-		size_t n = *cap ? *cap * 2 : 16;
-
-		if (!(g = realloc(rep->groups, n * sizeof(*g))))
-			return NULL;
-		rep->groups = g;
-		*cap = n;
-	}
+	if (CORE_GROW(rep->groups, *cap, rep->ngroups + 1) < 0)
+		return NULL;
 	g = &rep->groups[rep->ngroups++];
 	memset(g, 0, sizeof(*g));
 	return g;
@@ -120,29 +116,6 @@ void prof_report_release(struct prof_report *rep)
 	rep->ngroups = 0;
 }
 
-void prof_report_human(char *buf, size_t size, int64_t ns)
-{
-	static const char *const unit[] = { "ns", "us", "ms", "s" };
-	double v = (double)ns;
-	int u = 0;
-
-	while (u < 3 && (v >= 999.5 || v <= -999.5)) {
-		v /= 1000;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, size, "%" PRId64 " ns", ns);
-	else
-		snprintf(buf, size, "%.*f %s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, unit[u]);
-}
-
-void prof_report_us(char *buf, size_t size, int64_t ns)
-{
-	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-
-	snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
-}
-
 int prof_report_parse_duration(const char *s, int64_t *ns)
 {
 	static const struct { const char *unit; double scale; } units[] = {
@@ -170,73 +143,103 @@ int prof_report_parse_duration(const char *s, int64_t *ns)
 	return -EINVAL;
 }
 
-void prof_report_json_str(FILE *fp, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	putc('"', fp);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			putc('\\', fp);
-			putc(*p, fp);
-		} else if (*p < 0x20) {
-			fprintf(fp, "\\u%04x", *p);
-		} else {
-			putc(*p, fp);
-		}
-	}
-	putc('"', fp);
-}
-
 static double percent(int64_t ns, int64_t wall)
 {
 	return wall > 0 ? 100.0 * (double)ns / (double)wall : 0.0;
 }
 
-int prof_report_csv(FILE *fp, const struct prof_report *rep)
+static void json_str(FILE *fp, const char *s)
 {
-	size_t i;
+	core_utf8_write_json(fp, s, strlen(s));
+}
+
+static void us(char *buf, size_t size, int64_t ns)
+{
+	core_fmt_duration(buf, size, ns, "us", 3);
+}
+
+enum { C_PROCESS, C_KEY, C_RESOURCE, C_CATEGORY, C_TIME, C_PERCENT };
+
+/*
+ * The rows of the CSV, JSON Lines and table formats: a section per
+ * process in the table, with a total line.
+ */
+static int build_table(struct core_table *t, struct core_col *cols, const struct prof_report *rep)
+{
+	static const struct core_col base[] = {
+		{ .name = "process", .flags = CORE_COL_NO_TABLE },
+		{ .name = "operation", .max_width = 48, .flags = CORE_COL_GROUP },
+		{ .name = "resource" },
+		{ .name = "category" },
+		{ .name = "time_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3,
+		  .title = "time" },
+		{ .name = "percent", .type = CORE_COL_FLOAT, .decimals = 2, .title = "%" },
+	};
+	size_t i, j;
 	int s;
 
-	fputs("process,operation,resource,category,time_us,percent\n", fp);
-	for (i = 0; i < rep->ngroups; i++) {
+	memcpy(cols, base, sizeof(base));
+	if (rep->by == PROF_BY_PHASE)
+		cols[C_KEY].title = "phase";
+	core_table_init(t, cols, 6, 0);
+	for (i = 0; i < rep->ngroups; i = j) {
 		const struct prof_report_group *g = &rep->groups[i];
+		char head[512], wall[32], pid[32];
+		int64_t total = 0;
 
-		for (s = 0; s < PROF_SLOT_COUNT; s++) {
-			char us[32];
+		core_fmt_human_ns(wall, sizeof(wall), g->wall);
+		if (g->pid < 0)
+			snprintf(head, sizeof(head), "all processes: %s profiled", wall);
+		else
+			snprintf(head, sizeof(head), "process %" PRId64 "%s%.400s%s: %s profiled", g->pid,
+				 *g->process ? " (" : "", g->process, *g->process ? ")" : "", wall);
+		if (g->pid < 0)
+			strcpy(pid, "all");
+		else
+			snprintf(pid, sizeof(pid), "%" PRId64, g->pid);
+		if (core_table_section(t, head) < 0)
+			return -ENOMEM;
+		for (j = i; j < rep->ngroups && rep->groups[j].pid == g->pid; j++) {
+			const struct prof_report_group *h = &rep->groups[j];
 
-			if (!g->ns[s])
-				continue;
-			if (g->pid < 0)
-				fputs("all,", fp);
-			else
-				fprintf(fp, "%" PRId64 ",", g->pid);
-			core_csv_write_field(fp, g->key, strlen(g->key));
-			prof_report_us(us, sizeof(us), g->ns[s]);
-			fprintf(fp, ",%s,%s,%s,%.2f\n", prof_slot_resource(s), prof_slot_category(s),
-				us, percent(g->ns[s], g->wall));
+			for (s = 0; s < PROF_SLOT_COUNT; s++) {
+				if (!h->ns[s])
+					continue;
+				if (core_table_add_row(t, 0) < 0 ||
+				    core_table_set_str(t, C_PROCESS, pid) < 0 ||
+				    core_table_set_str(t, C_KEY, h->key) < 0 ||
+				    core_table_set_str(t, C_RESOURCE, prof_slot_resource(s)) < 0 ||
+				    core_table_set_str(t, C_CATEGORY, prof_slot_category(s)) < 0)
+					return -ENOMEM;
+				core_table_set_ns(t, C_TIME, h->ns[s]);
+				core_table_set_float(t, C_PERCENT, percent(h->ns[s], h->wall));
+			}
+			total += h->total;
 		}
+		if (core_table_add_row(t, CORE_ROW_TABLE_ONLY) < 0 ||
+		    core_table_set_str(t, C_KEY, "total") < 0)
+			return -ENOMEM;
+		core_table_set_ns(t, C_TIME, total);
+		core_table_set_float(t, C_PERCENT, percent(total, g->wall));
 	}
-	return ferror(fp) ? -EIO : 0;
+	return 0;
 }
 
-/* Width of `s` on a terminal, counting UTF-8 sequences as one column. */
-static int width(const char *s)
+int prof_report_rows(FILE *fp, const struct prof_report *rep, enum core_format f)
 {
-	int w = 0;
+	struct core_col cols[6];
+	struct core_table t;
+	int ret = build_table(&t, cols, rep);
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	if (ret == 0)
+		ret = core_table_write(fp, &t, f);
+	core_table_release(&t);
+	return ret;
 }
 
-static void pad(FILE *fp, const char *s, int w)
+int prof_report_csv(FILE *fp, const struct prof_report *rep)
 {
-	int n = width(s);
-
-	fputs(s, fp);
-	for (; n < w; n++)
-		putc(' ', fp);
+	return prof_report_rows(fp, rep, CORE_FORMAT_CSV);
 }
 
 static void table_gpus(FILE *fp, const struct prof_breakdown *bd)
@@ -250,8 +253,8 @@ static void table_gpus(FILE *fp, const struct prof_breakdown *bd)
 		double s1 = g->windows[1] ? 100.0 * (double)g->active[1] / (double)g->windows[1] : 0;
 		char span[32], b[32];
 
-		prof_report_human(span, sizeof(span), g->span);
-		prof_report_human(b, sizeof(b), g->busy);
+		core_fmt_human_ns(span, sizeof(span), g->span);
+		core_fmt_human_ns(b, sizeof(b), g->busy);
 		if (g->device >= 0)
 			fprintf(fp, "\nGPU %d utilisation over %s:\n", g->device, span);
 		else
@@ -266,61 +269,14 @@ static void table_gpus(FILE *fp, const struct prof_breakdown *bd)
 
 int prof_report_table(FILE *fp, const struct prof_report *rep)
 {
-	const char *head = rep->by == PROF_BY_PHASE ? "phase" : "operation";
-	int kw = (int)strlen(head);
-	size_t i, j;
-	int s;
+	int ret = 0;
 
-	for (i = 0; i < rep->ngroups; i++)
-		if (width(rep->groups[i].key) > kw)
-			kw = width(rep->groups[i].key);
-	if (kw > 48)
-		kw = 48;
-	for (i = 0; i < rep->ngroups; i = j) {
-		const struct prof_report_group *g = &rep->groups[i];
-		char wall[32];
-		int64_t total = 0;
-
-		prof_report_human(wall, sizeof(wall), g->wall);
-		if (i)
-			putc('\n', fp);
-		if (g->pid < 0)
-			fprintf(fp, "all processes: %s profiled\n", wall);
-		else
-			fprintf(fp, "process %" PRId64 "%s%s%s: %s profiled\n", g->pid,
-				*g->process ? " (" : "", g->process, *g->process ? ")" : "", wall);
-		fputs("  ", fp);
-		pad(fp, head, kw);
-		fputs("  resource  category         time        %\n", fp);
-		for (j = i; j < rep->ngroups && rep->groups[j].pid == g->pid; j++) {
-			const struct prof_report_group *h = &rep->groups[j];
-			int first = 1;
-
-			for (s = 0; s < PROF_SLOT_COUNT; s++) {
-				char t[32];
-
-				if (!h->ns[s])
-					continue;
-				prof_report_human(t, sizeof(t), h->ns[s]);
-				fputs("  ", fp);
-				pad(fp, first ? h->key : "", kw);
-				fprintf(fp, "  %-8s  %-9s  %10s  %6.2f\n", prof_slot_resource(s),
-					prof_slot_category(s), t, percent(h->ns[s], h->wall));
-				first = 0;
-			}
-			total += h->total;
-		}
-		{
-			char t[32];
-
-			prof_report_human(t, sizeof(t), total);
-			fputs("  ", fp);
-			pad(fp, "total", kw);
-			fprintf(fp, "  %-8s  %-9s  %10s  %6.2f\n", "", "", t, percent(total, g->wall));
-		}
-	}
-	if (!rep->ngroups)
+	if (rep->ngroups)
+		ret = prof_report_rows(fp, rep, CORE_FORMAT_TABLE);
+	else
 		fputs("no profiled time\n", fp);
+	if (ret < 0)
+		return ret;
 	table_gpus(fp, rep->bd);
 	return ferror(fp) ? -EIO : 0;
 }
@@ -334,8 +290,8 @@ static void json_gpus(FILE *fp, const struct prof_breakdown *bd)
 		const struct prof_gpu_util *g = &bd->gpus[i];
 		char busy[32], span[32];
 
-		prof_report_us(busy, sizeof(busy), g->busy);
-		prof_report_us(span, sizeof(span), g->span);
+		us(busy, sizeof(busy), g->busy);
+		us(span, sizeof(span), g->span);
 		fprintf(fp, "%s{\"device\":", i ? "," : "");
 		if (g->device >= 0)
 			fprintf(fp, "%d", g->device);
@@ -377,29 +333,29 @@ int prof_report_json(FILE *fp, const struct prof_report *rep)
 		const struct prof_report_group *g = &rep->groups[i];
 		char t[32];
 
-		prof_report_us(t, sizeof(t), g->wall);
+		us(t, sizeof(t), g->wall);
 		fprintf(fp, "%s{\"pid\":", i ? "," : "");
 		if (g->pid < 0)
 			fputs("null", fp);
 		else
 			fprintf(fp, "%" PRId64, g->pid);
 		fputs(",\"name\":", fp);
-		prof_report_json_str(fp, g->process);
+		json_str(fp, g->process);
 		fprintf(fp, ",\"wall_us\":%s,\"groups\":[", t);
 		for (j = i; j < rep->ngroups && rep->groups[j].pid == g->pid; j++) {
 			const struct prof_report_group *h = &rep->groups[j];
 			int first = 1;
 
-			prof_report_us(t, sizeof(t), h->total);
+			us(t, sizeof(t), h->total);
 			fprintf(fp, "%s{\"%s\":", j > i ? "," : "",
 				rep->by == PROF_BY_PHASE ? "phase" : "operation");
-			prof_report_json_str(fp, h->key);
+			json_str(fp, h->key);
 			fprintf(fp, ",\"calls\":%" PRIu64 ",\"time_us\":%s,\"percent\":%.2f,\"rows\":[",
 				h->calls, t, percent(h->total, h->wall));
 			for (s = 0; s < PROF_SLOT_COUNT; s++) {
 				if (!h->ns[s])
 					continue;
-				prof_report_us(t, sizeof(t), h->ns[s]);
+				us(t, sizeof(t), h->ns[s]);
 				fprintf(fp, "%s{\"resource\":\"%s\",\"category\":\"%s\",\"time_us\":%s,"
 					"\"percent\":%.2f}", first ? "" : ",", prof_slot_resource(s),
 					prof_slot_category(s), t, percent(h->ns[s], h->wall));

@@ -7,13 +7,16 @@
  * percent of a row is its time over the profiled wall time of its
  * process (over the sum of them when the group is all processes).
  *
- * Formats (all write to `fp` and return 0 or -EIO):
+ * Formats (all write to `fp` and return 0, -ENOMEM or -EIO); the rows of
+ * csv, jsonl and table go through the toolkit's table writer
+ * (core/table.h), JSON strings through core_utf8_write_json:
  *   csv    header "process,operation,resource,category,time_us,percent",
  *          one row per non-zero slot; time_us exact to the nanosecond
  *          (three decimals), percent with two decimals; process is the pid,
  *          or "all"
- *   table  aligned, human units, a total line per process, and the GPU
- *          utilisation next to the nvidia-smi figure
+ *   jsonl  the rows of csv as JSON Lines, with the same keys
+ *   table  a section per process, aligned, human units, a total line per
+ *          process, and the GPU utilisation next to the nvidia-smi figure
  *   json   one object: {"processes": [...], "gpus": [...], "problems": {...}}
  *   svg    a stacked bar per group, like RL-Scope's figures, with a legend
  * Chrome Trace Event output is a sink of the scan (report_chrome.h), and
@@ -25,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/table.h"
 #include "prof/breakdown.h"
 #include "prof/trace_read.h"
 
@@ -67,21 +71,17 @@ int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
 		      enum prof_report_by by);
 void prof_report_release(struct prof_report *rep);
 
+/* The rows of csv, jsonl or table (without the GPU lines) in format f. */
+int prof_report_rows(FILE *fp, const struct prof_report *rep, enum core_format f);
 int prof_report_csv(FILE *fp, const struct prof_report *rep);
 int prof_report_table(FILE *fp, const struct prof_report *rep);
 int prof_report_json(FILE *fp, const struct prof_report *rep);
 int prof_report_svg(FILE *fp, const struct prof_report *rep);
 
-/* "1.23 s", "45.6 ms", "789 us", "12 ns": 3 significant digits. */
-void prof_report_human(char *buf, size_t size, int64_t ns);
-/* Exact microseconds with three decimals: "1234.567". */
-void prof_report_us(char *buf, size_t size, int64_t ns);
 /*
  * A duration such as "1.5s", "200ms", "30us", "100ns" (a bare number is
  * seconds) into ns.  Returns 0, or -EINVAL when malformed or negative.
  */
 int prof_report_parse_duration(const char *s, int64_t *ns);
-/* Write `s` as a JSON string, quotes included. */
-void prof_report_json_str(FILE *fp, const char *s);
 
 #endif

@@ -6,7 +6,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/grow.h"
+#include "core/utf8.h"
 #include "prof/report.h"
+
+/* Every JSON string of the trace goes through the toolkit's one escaper. */
+static void json_str(FILE *fp, const char *s)
+{
+	core_utf8_write_json(fp, s, strlen(s));
+}
 
 enum track { TR_CPU, TR_PHASE, TR_GPU };
 
@@ -21,7 +29,7 @@ struct prof_chrome {
 	int64_t only_pid;
 	int started, first;
 	struct synth *syn;
-	size_t nsyn, last;
+	size_t nsyn, syn_cap, last;
 };
 
 static void header(struct prof_chrome *c)
@@ -92,12 +100,9 @@ static int64_t synth_tid(struct prof_chrome *c, int64_t pid, int type, int64_t a
 			break;
 	}
 	if (i == c->nsyn) {
-		struct synth *n = realloc(c->syn, (c->nsyn + 1) * sizeof(*n));
-
-		if (!n)
+		if (CORE_GROW(c->syn, c->syn_cap, c->nsyn + 1) < 0)
 			return -1;
-		c->syn = n;
-		n[c->nsyn++] = (struct synth){ pid, a, b, type };
+		c->syn[c->nsyn++] = (struct synth){ pid, a, b, type };
 	}
 	c->last = i;
 	return PROF_CHROME_TID_BASE + (int64_t)i;
@@ -107,7 +112,7 @@ static void ts(FILE *fp, const char *key, int64_t ns)
 {
 	char buf[32];
 
-	prof_report_us(buf, sizeof(buf), ns);
+	core_fmt_duration(buf, sizeof(buf), ns, "us", 3);
 	fprintf(fp, ",\"%s\":%s", key, buf);
 }
 
@@ -169,9 +174,9 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 	fputs(c->first ? "" : ",\n", fp);
 	c->first = 0;
 	fputs("{\"name\":", fp);
-	prof_report_json_str(fp, name);
+	core_utf8_write_json(fp, name, strlen(name));
 	fputs(",\"cat\":", fp);
-	prof_report_json_str(fp, cat);
+	core_utf8_write_json(fp, cat, strlen(cat));
 	switch (ev->kind) {
 	case PROF_KIND_MARK:
 		fputs(",\"ph\":\"i\",\"s\":\"t\"", fp);
@@ -198,12 +203,12 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 		break;
 	case PROF_KIND_COUNTER:
 		fputs(",\"args\":{", fp);
-		prof_report_json_str(fp, name);
+		core_utf8_write_json(fp, name, strlen(name));
 		fprintf(fp, ":%.17g}", ev->value);
 		break;
 	case PROF_KIND_WARNING:
 		fputs(",\"args\":{\"detail\":", fp);
-		prof_report_json_str(fp, prof_trace_str(r, ev->detail));
+		json_str(fp, prof_trace_str(r, ev->detail));
 		fputs("}", fp);
 		break;
 	default:
@@ -222,7 +227,7 @@ static void meta(struct prof_chrome *c, const char *what, int64_t pid, int64_t t
 	if (tid >= 0)
 		fprintf(c->fp, ",\"tid\":%" PRId64, tid);
 	fputs(",\"args\":{\"name\":", c->fp);
-	prof_report_json_str(c->fp, name);
+	core_utf8_write_json(c->fp, name, strlen(name));
 	fputs("}}", c->fp);
 }
 
@@ -262,7 +267,7 @@ int prof_chrome_finish(struct prof_chrome *c, const struct prof_trace_reader *r)
 			s->pid, tid, (int64_t)(s->type == TR_GPU ? 2000000 : 1000000) + (int64_t)i);
 	}
 	fprintf(c->fp, "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"producer\":\"rlprof-report\",\"trace\":");
-	prof_report_json_str(c->fp, prof_trace_name(r));
+	json_str(c->fp, prof_trace_name(r));
 	fputs("}}\n", c->fp);
 	return ferror(c->fp) ? -EIO : 0;
 }

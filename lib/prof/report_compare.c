@@ -1,8 +1,10 @@
 #include "prof/report_compare.h"
-#include "core/csv.h"
+#include "core/grow.h"
+#include "core/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +16,7 @@ struct crow {
 
 struct cmp {
 	struct crow *rows;
-	size_t n;
+	size_t n, cap;
 	int64_t wall[2];
 };
 
@@ -38,12 +40,9 @@ static int add(struct cmp *c, const struct prof_report *rep, int side)
 		struct crow *r = find(c, g->key);
 
 		if (!r) {
-			struct crow *n = realloc(c->rows, (c->n + 1) * sizeof(*n));
-
-			if (!n)
+			if (CORE_GROW(c->rows, c->cap, c->n + 1) < 0)
 				return -ENOMEM;
-			c->rows = n;
-			r = &n[c->n++];
+			r = &c->rows[c->n++];
 			memset(r, 0, sizeof(*r));
 			r->key = g->key;
 		}
@@ -83,88 +82,106 @@ static double pct(int64_t ns, int64_t wall)
 	return wall > 0 ? 100.0 * (double)ns / (double)wall : 0.0;
 }
 
-static void ratio(char *buf, size_t size, int64_t a, int64_t b)
+/* other / this, or NaN (written empty or null) when this is 0. */
+static double ratio(int64_t a, int64_t b)
 {
-	if (a)
-		snprintf(buf, size, "%.3f", (double)b / (double)a);
-	else
-		buf[0] = '\0';
+	return a ? (double)b / (double)a : NAN;
+}
+
+enum { C_KEY, C_RESOURCE, C_CATEGORY, C_TIME, C_PERCENT, C_OTIME, C_OPERCENT, C_RATIO };
+
+static int add_row(struct core_table *t, const char *key, const char *resource,
+		   const char *category, int64_t ns0, int64_t ns1, int64_t wall0, int64_t wall1)
+{
+	if (core_table_add_row(t, 0) < 0 || core_table_set_str(t, C_KEY, key) < 0 ||
+	    core_table_set_str(t, C_RESOURCE, resource) < 0 ||
+	    core_table_set_str(t, C_CATEGORY, category) < 0)
+		return -ENOMEM;
+	core_table_set_ns(t, C_TIME, ns0);
+	core_table_set_float(t, C_PERCENT, pct(ns0, wall0));
+	core_table_set_ns(t, C_OTIME, ns1);
+	core_table_set_float(t, C_OPERCENT, pct(ns1, wall1));
+	core_table_set_float(t, C_RATIO, ratio(ns0, ns1));
+	return 0;
+}
+
+int prof_compare_write(FILE *fp, const struct prof_report *a, const struct prof_report *b,
+		       enum core_format f)
+{
+	static const struct core_col base[] = {
+		{ .name = "operation", .max_width = 48, .flags = CORE_COL_GROUP },
+		{ .name = "resource" },
+		{ .name = "category" },
+		{ .name = "time_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3, .title = "this" },
+		{ .name = "percent", .type = CORE_COL_FLOAT, .decimals = 2, .title = "%" },
+		{ .name = "other_time_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3,
+		  .title = "other" },
+		{ .name = "other_percent", .type = CORE_COL_FLOAT, .decimals = 2, .title = "%" },
+		{ .name = "ratio", .type = CORE_COL_FLOAT, .decimals = 3 },
+	};
+	struct core_col cols[8];
+	struct core_table t;
+	struct cmp c;
+	size_t i;
+	int s, ret = -ENOMEM;
+
+	if (f == CORE_FORMAT_JSON)
+		return prof_compare_json(fp, a, b);
+	if (build(&c, a, b) < 0)
+		return -ENOMEM;
+	memcpy(cols, base, sizeof(base));
+	if (a->by == PROF_BY_PHASE && f == CORE_FORMAT_TABLE)
+		cols[C_KEY].title = "phase";
+	core_table_init(&t, cols, 8, 0);
+	if (f == CORE_FORMAT_TABLE) {
+		char head[1024];
+
+		snprintf(head, sizeof(head), "this: %.500s, other: %.500s", a->trace ? a->trace : "",
+			 b->trace ? b->trace : "");
+		if (core_table_section(&t, head) < 0)
+			goto out;
+	}
+	for (i = 0; i < c.n; i++) {
+		const struct crow *r = &c.rows[i];
+
+		for (s = 0; s < PROF_SLOT_COUNT; s++) {
+			if (!r->ns[0][s] && !r->ns[1][s])
+				continue;
+			if (add_row(&t, r->key, prof_slot_resource(s), prof_slot_category(s),
+				    r->ns[0][s], r->ns[1][s], c.wall[0], c.wall[1]) < 0)
+				goto out;
+		}
+	}
+	if (add_row(&t, "[total]", NULL, NULL, c.wall[0], c.wall[1], c.wall[0], c.wall[1]) < 0)
+		goto out;
+	ret = core_table_write(fp, &t, f);
+out:
+	core_table_release(&t);
+	free(c.rows);
+	return ret;
 }
 
 int prof_compare_csv(FILE *fp, const struct prof_report *a, const struct prof_report *b)
 {
-	struct cmp c;
-	size_t i;
-	int s;
-	char t0[32], t1[32], rt[32];
-
-	if (build(&c, a, b) < 0)
-		return -ENOMEM;
-	fputs("operation,resource,category,time_us,percent,other_time_us,other_percent,ratio\n", fp);
-	for (i = 0; i < c.n; i++) {
-		const struct crow *r = &c.rows[i];
-
-		for (s = 0; s < PROF_SLOT_COUNT; s++) {
-			if (!r->ns[0][s] && !r->ns[1][s])
-				continue;
-			core_csv_write_field(fp, r->key, strlen(r->key));
-			prof_report_us(t0, sizeof(t0), r->ns[0][s]);
-			prof_report_us(t1, sizeof(t1), r->ns[1][s]);
-			ratio(rt, sizeof(rt), r->ns[0][s], r->ns[1][s]);
-			fprintf(fp, ",%s,%s,%s,%.2f,%s,%.2f,%s\n", prof_slot_resource(s),
-				prof_slot_category(s), t0, pct(r->ns[0][s], c.wall[0]), t1,
-				pct(r->ns[1][s], c.wall[1]), rt);
-		}
-	}
-	prof_report_us(t0, sizeof(t0), c.wall[0]);
-	prof_report_us(t1, sizeof(t1), c.wall[1]);
-	ratio(rt, sizeof(rt), c.wall[0], c.wall[1]);
-	fprintf(fp, "[total],,,%s,100.00,%s,100.00,%s\n", t0, t1, rt);
-	free(c.rows);
-	return ferror(fp) ? -EIO : 0;
+	return prof_compare_write(fp, a, b, CORE_FORMAT_CSV);
 }
 
 int prof_compare_table(FILE *fp, const struct prof_report *a, const struct prof_report *b)
 {
-	const char *head = a->by == PROF_BY_PHASE ? "phase" : "operation";
-	struct cmp c;
-	size_t i;
-	int s, kw = (int)strlen(head);
-	char t0[32], t1[32], rt[32];
+	return prof_compare_write(fp, a, b, CORE_FORMAT_TABLE);
+}
 
-	if (build(&c, a, b) < 0)
-		return -ENOMEM;
-	for (i = 0; i < c.n; i++)
-		if ((int)strlen(c.rows[i].key) > kw)
-			kw = (int)strlen(c.rows[i].key);
-	if (kw > 48)
-		kw = 48;
-	fprintf(fp, "this:  %s\nother: %s\n\n", a->trace ? a->trace : "", b->trace ? b->trace : "");
-	fprintf(fp, "  %-*s  resource  category         this       %%       other       %%   ratio\n",
-		kw, head);
-	for (i = 0; i < c.n; i++) {
-		const struct crow *r = &c.rows[i];
-		int first = 1;
+static void json_str(FILE *fp, const char *s)
+{
+	core_utf8_write_json(fp, s, strlen(s));
+}
 
-		for (s = 0; s < PROF_SLOT_COUNT; s++) {
-			if (!r->ns[0][s] && !r->ns[1][s])
-				continue;
-			prof_report_human(t0, sizeof(t0), r->ns[0][s]);
-			prof_report_human(t1, sizeof(t1), r->ns[1][s]);
-			ratio(rt, sizeof(rt), r->ns[0][s], r->ns[1][s]);
-			fprintf(fp, "  %-*.*s  %-8s  %-9s  %10s  %6.2f  %10s  %6.2f  %6s\n", kw, kw,
-				first ? r->key : "", prof_slot_resource(s), prof_slot_category(s),
-				t0, pct(r->ns[0][s], c.wall[0]), t1, pct(r->ns[1][s], c.wall[1]), rt);
-			first = 0;
-		}
-	}
-	prof_report_human(t0, sizeof(t0), c.wall[0]);
-	prof_report_human(t1, sizeof(t1), c.wall[1]);
-	ratio(rt, sizeof(rt), c.wall[0], c.wall[1]);
-	fprintf(fp, "  %-*s  %-8s  %-9s  %10s  %6.2f  %10s  %6.2f  %6s\n", kw, "total", "", "",
-		t0, 100.0, t1, 100.0, rt);
-	free(c.rows);
-	return ferror(fp) ? -EIO : 0;
+static void json_ratio(FILE *fp, int64_t a, int64_t b)
+{
+	if (a)
+		fprintf(fp, "%.3f", ratio(a, b));
+	else
+		fputs("null", fp);
 }
 
 int prof_compare_json(FILE *fp, const struct prof_report *a, const struct prof_report *b)
@@ -172,36 +189,37 @@ int prof_compare_json(FILE *fp, const struct prof_report *a, const struct prof_r
 	struct cmp c;
 	size_t i;
 	int s, first = 1;
-	char t0[32], t1[32], rt[32];
+	char t0[32], t1[32];
 
 	if (build(&c, a, b) < 0)
 		return -ENOMEM;
-	prof_report_us(t0, sizeof(t0), c.wall[0]);
-	prof_report_us(t1, sizeof(t1), c.wall[1]);
-	ratio(rt, sizeof(rt), c.wall[0], c.wall[1]);
+	core_fmt_duration(t0, sizeof(t0), c.wall[0], "us", 3);
+	core_fmt_duration(t1, sizeof(t1), c.wall[1], "us", 3);
 	fputs("{\"this\":", fp);
-	prof_report_json_str(fp, a->trace ? a->trace : "");
+	json_str(fp, a->trace ? a->trace : "");
 	fputs(",\"other\":", fp);
-	prof_report_json_str(fp, b->trace ? b->trace : "");
-	fprintf(fp, ",\"by\":\"%s\",\"wall_us\":%s,\"other_wall_us\":%s,\"ratio\":%s,\"rows\":[",
-		prof_report_by_name(a->by), t0, t1, *rt ? rt : "null");
+	json_str(fp, b->trace ? b->trace : "");
+	fprintf(fp, ",\"by\":\"%s\",\"wall_us\":%s,\"other_wall_us\":%s,\"ratio\":",
+		prof_report_by_name(a->by), t0, t1);
+	json_ratio(fp, c.wall[0], c.wall[1]);
+	fputs(",\"rows\":[", fp);
 	for (i = 0; i < c.n; i++) {
 		const struct crow *r = &c.rows[i];
 
 		for (s = 0; s < PROF_SLOT_COUNT; s++) {
 			if (!r->ns[0][s] && !r->ns[1][s])
 				continue;
-			prof_report_us(t0, sizeof(t0), r->ns[0][s]);
-			prof_report_us(t1, sizeof(t1), r->ns[1][s]);
-			ratio(rt, sizeof(rt), r->ns[0][s], r->ns[1][s]);
+			core_fmt_duration(t0, sizeof(t0), r->ns[0][s], "us", 3);
+			core_fmt_duration(t1, sizeof(t1), r->ns[1][s], "us", 3);
 			fprintf(fp, "%s{\"%s\":", first ? "" : ",",
 				a->by == PROF_BY_PHASE ? "phase" : "operation");
-			prof_report_json_str(fp, r->key);
+			json_str(fp, r->key);
 			fprintf(fp, ",\"resource\":\"%s\",\"category\":\"%s\",\"time_us\":%s,"
 				"\"percent\":%.2f,\"other_time_us\":%s,\"other_percent\":%.2f,"
-				"\"ratio\":%s}", prof_slot_resource(s), prof_slot_category(s), t0,
-				pct(r->ns[0][s], c.wall[0]), t1, pct(r->ns[1][s], c.wall[1]),
-				*rt ? rt : "null");
+				"\"ratio\":", prof_slot_resource(s), prof_slot_category(s), t0,
+				pct(r->ns[0][s], c.wall[0]), t1, pct(r->ns[1][s], c.wall[1]));
+			json_ratio(fp, r->ns[0][s], r->ns[1][s]);
+			fputs("}", fp);
 			first = 0;
 		}
 	}

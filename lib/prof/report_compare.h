@@ -11,8 +11,11 @@
  *
  * CSV columns: operation,resource,category,time_us,percent,other_time_us,
  * other_percent,ratio; a last row with operation "[total]" compares the
- * profiled wall times.  JSON: {"this": name, "other": name, "wall_us",
- * "other_wall_us", "ratio", "rows": [...]} with the CSV's fields.
+ * profiled wall times; jsonl has the CSV's rows as JSON Lines, ratio null
+ * where the CSV's is empty.  JSON: {"this": name, "other": name, "wall_us",
+ * "other_wall_us", "ratio", "rows": [...]} with the CSV's fields.  The
+ * table has the CSV's rows, with human units.  All return 0, -ENOMEM or
+ * -EIO.
  */
 #ifndef PROF_REPORT_COMPARE_H
 #define PROF_REPORT_COMPARE_H
@@ -21,6 +24,9 @@
 
 #include "prof/report.h"
 
+/* The comparison in any format of core/table.h. */
+int prof_compare_write(FILE *fp, const struct prof_report *a, const struct prof_report *b,
+		       enum core_format f);
 int prof_compare_csv(FILE *fp, const struct prof_report *a, const struct prof_report *b);
 int prof_compare_table(FILE *fp, const struct prof_report *a, const struct prof_report *b);
 int prof_compare_json(FILE *fp, const struct prof_report *a, const struct prof_report *b);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "prof/breakdown.h"
 
 #define RUN_BUF 4096
@@ -131,14 +132,14 @@ static int sink_err(int ret, const char *name, struct core_error *err)
 }
 
 static int write_run(struct prof_ev *v, size_t n, struct run **runs, size_t *nruns,
-		     const char *name, struct core_error *err)
+		     size_t *cap, const char *name, struct core_error *err)
 {
-	struct run *nr = realloc(*runs, (*nruns + 1) * sizeof(*nr));
+	struct run *nr;
 	FILE *fp;
 
-	if (!nr)
+	if (CORE_GROW(*runs, *cap, *nruns + 1) < 0)
 		return core_error_set(err, -ENOMEM, "out of memory");
-	*runs = nr;
+	nr = *runs;
 	if (sort_events(v, n) < 0)
 		return core_error_set(err, -ENOMEM, "out of memory");
 	if (!(fp = prof_report_tmpfile()))
@@ -230,7 +231,7 @@ static int sorted_pass(struct prof_trace_reader *rd, size_t chunk,
 {
 	struct prof_ev *v = malloc(chunk * sizeof(*v));
 	struct run *runs = NULL;
-	size_t n = 0, nruns = 0, i;
+	size_t n = 0, nruns = 0, runs_cap = 0, i;
 	int ret = 0;
 
 	if (!v)
@@ -246,7 +247,7 @@ static int sorted_pass(struct prof_trace_reader *rd, size_t chunk,
 		if (ret == 0 && !nruns)
 			break;
 		if (n) {
-			int wret = write_run(v, n, &runs, &nruns, name, err);
+			int wret = write_run(v, n, &runs, &nruns, &runs_cap, name, err);
 
 			if (wret < 0) {
 				ret = wret;

@@ -2,6 +2,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/table.h"
+#include "core/utf8.h"
 #include "prof/report.h"
 
 /* Dark for CPU only, light for CPU+GPU: same hue per category. */
@@ -17,24 +19,31 @@ static const char *const colour[PROF_SLOT_COUNT] = {
 #define ROW 24
 #define BARH 16
 
+/* `s` as XML text, at most `max` characters: invalid UTF-8 and control
+ * characters (which XML 1.0 does not allow) become U+FFFD. */
 static void xml(FILE *fp, const char *s, size_t max)
 {
-	size_t n = 0;
+	size_t len = strlen(s), i = 0, n, chars = 0;
 
-	for (; *s && n < max; s++, n++) {
-		switch (*s) {
+	for (; i < len && chars < max; i += n, chars++) {
+		unsigned char c = (unsigned char)s[i];
+
+		n = 1;
+		switch (c) {
 		case '<': fputs("&lt;", fp); break;
 		case '>': fputs("&gt;", fp); break;
 		case '&': fputs("&amp;", fp); break;
 		case '"': fputs("&quot;", fp); break;
 		case '\'': fputs("&apos;", fp); break;
 		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
-				putc(*s, fp);
+			if ((c < 0x20 && c != '\t') || core_utf8_next(s + i, len - i, &n) < 0)
+				fputs(CORE_UTF8_REPLACEMENT, fp);
+			else
+				fwrite(s + i, 1, n, fp);
 			break;
 		}
 	}
-	if (*s)
+	if (i < len)
 		fputs("...", fp);
 }
 
@@ -70,7 +79,7 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 	}
 	fprintf(fp, "</text>\n<text x=\"20\" y=\"48\" fill=\"#555\">time per %s, by resource and category"
 		" (bar length: time; the longest is ", rep->by == PROF_BY_PHASE ? "phase" : "operation");
-	prof_report_human(t, sizeof(t), max);
+	core_fmt_human_ns(t, sizeof(t), max);
 	fprintf(fp, "%s)</text>\n", t);
 	/* A time axis: grid lines behind the bars, labels under them. */
 	y = 70 + (int)nproc * 30 + (int)rep->ngroups * ROW;
@@ -81,7 +90,7 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 				LABEL + BAR * x / 4, LABEL + BAR * x / 4, y);
 		fputs("</g>\n<g class=\"ticks\" fill=\"#555\" text-anchor=\"middle\">\n", fp);
 		for (x = 0; x <= 4; x++) {
-			prof_report_human(t, sizeof(t), max * x / 4);
+			core_fmt_human_ns(t, sizeof(t), max * x / 4);
 			fprintf(fp, "<text x=\"%d\" y=\"%d\">%s</text>\n", LABEL + BAR * x / 4, y + 14, t);
 		}
 		fputs("</g>\n", fp);
@@ -94,7 +103,7 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 		if (!i || g->pid != rep->groups[i - 1].pid) {
 			char wall[32];
 
-			prof_report_human(wall, sizeof(wall), g->wall);
+			core_fmt_human_ns(wall, sizeof(wall), g->wall);
 			y += 22;
 			fputs("<text x=\"20\" y=\"", fp);
 			fprintf(fp, "%d\" font-weight=\"bold\">", y);
@@ -119,14 +128,14 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 
 			if (!g->ns[s])
 				continue;
-			prof_report_human(t, sizeof(t), g->ns[s]);
+			core_fmt_human_ns(t, sizeof(t), g->ns[s]);
 			fprintf(fp, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
 				"<title>%s %s: %s (%.2f%%)</title></rect>\n", x0, y, wd, BARH, colour[s],
 				prof_slot_resource(s), prof_slot_category(s), t,
 				g->wall > 0 ? 100.0 * (double)g->ns[s] / (double)g->wall : 0.0);
 			x0 += wd;
 		}
-		prof_report_human(t, sizeof(t), g->total);
+		core_fmt_human_ns(t, sizeof(t), g->total);
 		fprintf(fp, "<text x=\"%.2f\" y=\"%d\">%s (%.1f%%)</text>\n</g>\n", x0 + 6, y + BARH - 3, t,
 			g->wall > 0 ? 100.0 * (double)g->total / (double)g->wall : 0.0);
 		y += ROW;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/csv.h"
+#include "core/utf8.h"
 
 static const char *const columns[PROF_TRACE_COLUMNS] = {
 	"kind", "pid", "tid", "start_ns", "end_ns", "name", "category",
@@ -70,58 +71,6 @@ static void fields_of(const struct prof_event *ev, const char *f[PROF_TRACE_COLU
 	f[12] = ev->detail;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-static void json_string(FILE *fp, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	putc('"', fp);
-	while (*p) {
-		size_t n;
-
-		if (*p == '"' || *p == '\\') {
-			putc('\\', fp);
-			putc(*p++, fp);
-		} else if (*p < 0x20) {
-			fprintf(fp, "\\u%04x", *p++);
-		} else if ((n = utf8_len(p)) > 0) {
-			fwrite(p, 1, n, fp);
-			p += n;
-		} else {
-			fputs("\xef\xbf\xbd", fp);
-			p++;
-		}
-	}
-	putc('"', fp);
-}
-
 /* 0, or the error of the stream: errno as stdio left it, else -EIO. */
 static int stream_status(FILE *fp)
 {
@@ -159,7 +108,7 @@ int prof_trace_write(struct prof_trace_writer *w, const struct prof_event *ev)
 		if (numeric)
 			fputs(f[i], w->fp);
 		else
-			json_string(w->fp, f[i]);
+			core_utf8_write_json(w->fp, f[i], strlen(f[i]));
 	}
 	fputs("}\n", w->fp);
 	return stream_status(w->fp);

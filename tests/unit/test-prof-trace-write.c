@@ -77,7 +77,7 @@ int main(void)
 	ev.value = 0.1;
 	ev.name = "q\"\\\n\x01\xff\xc3\xa9";
 	check(PROF_TRACE_JSONL, &ev,
-	      "{\"kind\":\"counter\",\"pid\":1,\"name\":\"q\\\"\\\\\\u000a\\u0001\xef\xbf\xbd\xc3\xa9\","
+	      "{\"kind\":\"counter\",\"pid\":1,\"name\":\"q\\\"\\\\\\n\\u0001\xef\xbf\xbd\xc3\xa9\","
 	      "\"value\":0.10000000000000001}\n",
 	      "jsonl: escapes, bad UTF-8 replaced, good UTF-8 kept, 17 digits");
 	ev.value = NAN;

@@ -177,13 +177,13 @@ static void test_human(void)
 {
 	char b[32];
 
-	prof_report_human(b, sizeof(b), 999);
+	core_fmt_human_ns(b, sizeof(b), 999);
 	TEST_EQ_STR(b, "999 ns", "ns");
-	prof_report_human(b, sizeof(b), 1234567);
+	core_fmt_human_ns(b, sizeof(b), 1234567);
 	TEST_EQ_STR(b, "1.23 ms", "ms");
-	prof_report_human(b, sizeof(b), 98765432100);
+	core_fmt_human_ns(b, sizeof(b), 98765432100);
 	TEST_EQ_STR(b, "98.8 s", "s");
-	prof_report_us(b, sizeof(b), 1234567);
+	core_fmt_duration(b, sizeof(b), 1234567, "us", 3);
 	TEST_EQ_STR(b, "1234.567", "exact us");
 }
 
