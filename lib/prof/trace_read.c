@@ -391,6 +391,36 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
 	return problem_msg(r, p, line, err, full);
 }
 
+/* Eight ASCII digits at s as a number, or -1 when one is not a digit. */
+static inline int64_t digits8(const char *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, zeros = 0x3030303030303030ull;
+	uint64_t v;
+
+	memcpy(&v, s, 8);
+	if ((v & hi) != zeros || ((v + 0x0606060606060606ull) & hi) != zeros)
+		return -1;
+	v -= zeros;
+	v = v * 10 + (v >> 8);
+	v = ((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
+	     ((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
+	return (int64_t)v;
+#else
+	int64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (d > 9)
+			return -1;
+		v = v * 10 + d;
+	}
+	return v;
+#endif
+}
+
 static int parse_i64(const char *s, size_t len, int64_t *out)
 {
 	uint64_t v = 0;
@@ -403,6 +433,13 @@ static int parse_i64(const char *s, size_t len, int64_t *out)
 	}
 	if (i == len || len - i > 19)
 		return -1;
+	for (; len - i >= 8; i += 8) {
+		int64_t d = digits8(s + i);
+
+		if (d < 0)
+			return -1;
+		v = v * 100000000u + (uint64_t)d;
+	}
 	for (; i < len; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
@@ -646,7 +683,7 @@ static int read_header(struct prof_trace_reader *r, struct core_error *err)
 
 static int read_csv(struct prof_trace_reader *r, struct prof_ev *ev, struct core_error *err)
 {
-	struct core_error cerr = CORE_ERROR_INIT;
+	struct core_error cerr;	/* read only after an error: no 512-byte clear per row */
 	struct core_csv_row row;
 	int ret, c, torn;
 
@@ -689,7 +726,7 @@ static int read_csv(struct prof_trace_reader *r, struct prof_ev *ev, struct core
 
 static int read_jsonl(struct prof_trace_reader *r, struct prof_ev *ev, struct core_error *err)
 {
-	struct core_error jerr = CORE_ERROR_INIT;
+	struct core_error jerr;
 	long line;
 	int ret, c;
 
