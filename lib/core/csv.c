@@ -9,7 +9,7 @@
 #include <emmintrin.h>
 #endif
 
-#define CHUNK ((size_t)1 << 20)
+#define CHUNK ((size_t)64 << 10)
 
 enum { SCAN_MORE, SCAN_ROW, SCAN_END };
 

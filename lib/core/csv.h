@@ -39,7 +39,7 @@
  * call may be repeated.  A record longer than the buffer limit
  * (CORE_CSV_MAX_RECORD) is -EMSGSIZE.
  *
- * Memory: the read buffer (1 MiB, growing to the longest record) and the
+ * Memory: the read buffer (64 KiB, growing to the longest record) and the
  * field arrays.  The reader does not own `fp`; it is not thread-safe.
  *
  * Writing: core_csv_write_field quotes a field only when it must (comma,
