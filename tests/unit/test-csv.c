@@ -176,6 +176,7 @@ static void test_errors(void)
 	got = read_step("a\n\"b,c\nd\n", 9, 0, 2, &ret, &err);
 	TEST_EQ_STR(got, "[a];1\nE2\n", "an unterminated quote swallows the rest");
 	TEST_OK(strstr(err.msg, "the input ends inside a quoted field") != NULL, "%s", err.msg);
+	free(got);
 }
 
 static void test_round_trip(void)
