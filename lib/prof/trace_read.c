@@ -421,7 +421,7 @@ static inline int64_t digits8(const char *s)
 #endif
 }
 
-static int parse_i64(const char *s, size_t len, int64_t *out)
+static inline __attribute__((always_inline)) int parse_i64(const char *s, size_t len, int64_t *out)
 {
 	uint64_t v = 0;
 	size_t i = 0;
@@ -711,13 +711,10 @@ static int read_csv(struct prof_trace_reader *r, struct prof_ev *ev, struct core
 			continue;
 		}
 		for (c = 0; c < NCOL; c++) {
-			if (r->col[c] >= 0) {
-				r->fld[c] = row.field[r->col[c]];
-				r->fldlen[c] = row.len[r->col[c]];
-			} else {
-				r->fld[c] = "";
-				r->fldlen[c] = 0;
-			}
+			int k = r->col[c];
+
+			r->fld[c] = k >= 0 ? row.field[k] : "";
+			r->fldlen[c] = k >= 0 ? row.len[k] : 0;
 		}
 		if ((ret = convert(r, row.line, ev, err)) != 0)
 			return ret;
