@@ -39,7 +39,7 @@ int core_json_save_file(const char *path, const json_t *v, int flags,
  *
  *	struct core_jsonl_reader *r;
  *	json_t *v;
- *	if (core_jsonl_reader_new(&r, fp, "tasks.jsonl", 0, &err) < 0) ...
+ *	if (core_jsonl_reader_new(&r, fp, "tasks.jsonl", &err) < 0) ...
  *	while ((ret = core_jsonl_read(r, &v, &err)) > 0) {
  *		use(v, core_jsonl_line(r));
  *		json_decref(v);
@@ -57,7 +57,8 @@ int core_json_save_file(const char *path, const json_t *v, int flags,
  *   a key given twice keeps its last value, as jq and Python do.
  * - A line longer than the bound (CORE_JSONL_MAX_DEFAULT, or what
  *   core_jsonl_set_max sets) is -EMSGSIZE, found before the whole line is
- *   buffered, so memory stays within the bound whatever the input.
+ *   buffered, so the read buffer stays within about twice the bound
+ *   whatever the input.
  *
  * Errors: messages are "'name': line N: ..." with err->line set: invalid
  * JSON and truncated JSON are -EBADMSG, an overlong line -EMSGSIZE, a read
@@ -66,7 +67,8 @@ int core_json_save_file(const char *path, const json_t *v, int flags,
  * message; nothing is lost and the call may be repeated when input is
  * there.
  *
- * The reader does not own `fp`; it is not thread-safe.
+ * Memory: a 64 KiB read buffer that grows to the longest line.  The
+ * reader does not own `fp`; it is not thread-safe.
  */
 struct core_jsonl_reader;
 
@@ -103,7 +105,8 @@ void core_jsonl_reader_free(struct core_jsonl_reader *r);
 
 /*
  * Decode one JSON Lines value from `len` bytes (a line without its LF), by
- * the rules above: a new reference, or NULL with `je` filled.  For every
+ * the rules above: a new reference, or NULL with `je` (may be NULL) filled.
+ * For every
  * line of JSON that the toolkit reads, streamed or not.
  */
 json_t *core_jsonl_decode(const char *text, size_t len, json_error_t *je);
