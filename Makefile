@@ -95,7 +95,6 @@ CFLAGS ?= -O2 -g
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 JANSSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
 HAVE_JANSSON := $(shell $(PKG_CONFIG) --exists jansson 2>/dev/null && echo 1)
-HAVE_LIBCSV := $(shell printf '\043include <csv.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
 
 WARNINGS := -Wall -Wextra -Wno-unused-parameter
 ifeq ($(DEVELOPER),1)
@@ -111,7 +110,7 @@ endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread $(WARNINGS) $(SAN_FLAGS) \
 	-Ilib $(JANSSON_CFLAGS) -DRLKIT_VERSION='"$(VERSION)"' $(CFLAGS)
 ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
-BASE_LIBS = $(JANSSON_LIBS) -lcsv -lm
+BASE_LIBS = $(JANSSON_LIBS) -lm
 
 # CUDA.  nvcc builds the CUDA code wherever it exists, unless NO_CUDA=1.
 # The NVTX headers (lib/prof/module.mk), CUPTI and the CUDA runtime headers
@@ -153,7 +152,7 @@ HAVE_CUPTI := $(if $(and $(CUDA_INCDIR),$(CUPTI_INCDIR),$(CUPTI_LIB)),1)
 LIB_SRCS :=
 EXTRA_TARGETS :=
 DEMOS :=
-DEB_PACKAGES := gcc make pkg-config libjansson-dev libcsv-dev bats bats-assert \
+DEB_PACKAGES := gcc make pkg-config libjansson-dev bats bats-assert \
 	bats-support groff-base python3 python3-pip clang libclang-rt-dev
 PIP_PACKAGES := $(PIP_CUDA_PACKAGES)
 # Targets that take long and depend on little: 'all' starts them first, so
@@ -195,7 +194,6 @@ all: check-libs $(SLOW_TARGETS) $(LIB_A) $(LIB_SO) $(BINS) $(EXTRA_TARGETS)
 
 check-libs:
 	@test -n "$(HAVE_JANSSON)" || { echo "make: jansson not found (libjansson-dev); run 'make deps'" >&2; exit 1; }
-	@test -n "$(HAVE_LIBCSV)" || { echo "make: libcsv not found (libcsv-dev); run 'make deps'" >&2; exit 1; }
 
 # Build flags that change the objects; a change forces a rebuild, and prints
 # what the build found (as the first build does).  make-vars keeps the
@@ -309,7 +307,7 @@ install-lib: all
 		'Name: rlkit' 'Description: tools for deep reinforcement learning systems' \
 		'Version: $(VERSION)' 'Requires.private: jansson' \
 		'Cflags: -I$${includedir}/rlkit' 'Libs: -L$${libdir} -lrlkit' \
-		'Libs.private: -lcsv -lm -pthread $(LIB_EXTRA_LIBS)' \
+		'Libs.private: -lm -pthread $(LIB_EXTRA_LIBS)' \
 		> '$(DESTDIR)$(LIBDIR)/pkgconfig/rlkit.pc'
 	for h in $(HEADERS); do \
 		d='$(DESTDIR)$(INCLUDEDIR)/rlkit/'$$(basename $$(dirname $$h)); \

@@ -102,6 +102,14 @@ c",,,,,,0,' "op,1,1,20,30,d,,,,,,0," "op,1,1,zz,30,e,,,,,,0," > t.csv
 	[[ $stderr == *"line 5: bad start_ns 'zz'"* ]] || fail "$stderr"
 }
 
+@test "quoted fields: a quote inside an unquoted field makes a malformed row; a bare CR is data" {
+	printf '%s\n%s\nop,1,1,20,30,c\rd,,,,,,0,\n' "$HDR" 'op,1,1,0,10,a"b,,,,,,0,' > t.csv
+	run --separate-stderr rlprof-report -f csv t.csv
+	assert_success
+	assert_output "$(printf 'process,operation,resource,category,time_us,percent\n1,"c\rd",CPU,native,0.010,100.00')"
+	[[ $stderr == *"1 malformed row (first: 't.csv': line 2: a quote inside an unquoted field)"* ]] || fail "$stderr"
+}
+
 @test "a UTF-8 byte order mark before the header is ignored" {
 	printf '\357\273\277%s\n%s\n' "$HDR" "op,1,1,0,10,x,,,,,,0," > t.csv
 	run rlprof-report -f csv t.csv

@@ -1,238 +1,355 @@
 #include "core/csv.h"
 #include "core/grow.h"
 
-#include <csv.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
-#define CHUNK 65536
+#define CHUNK ((size_t)64 << 10)
 
-struct rec {
-	size_t first, n;	/* fields [first, first + n) */
-	long line;
-};
+enum { SCAN_MORE, SCAN_ROW, SCAN_END };
 
 struct core_csv_reader {
-	struct csv_parser p;
-	FILE *fp;
+	struct core_input in;
 	char *name;
 	int flags;
-	/* Arena of field bytes, each field NUL-terminated. */
-	char *bytes;
-	size_t nbytes, capbytes;
-	/* All fields queued (complete records and the record in progress). */
-	struct { size_t off, len; } *fld;
-	size_t nf, capf;
-	/* Complete records not yet delivered. */
-	struct rec *recs;
-	size_t nrec, caprec, rpos;
-	size_t cur_first;	/* first field of the record in progress */
-	long line;		/* line where the record in progress starts */
-	long cur_newlines;	/* newlines inside its quoted fields so far */
-	long phys_line;		/* physical line at the start of the chunk */
-	int prev_term;		/* terminator of the last record or blank line */
-	int oom, eof;
+	int started;		/* the byte order mark was looked for */
+	int skip;		/* drop the rest of the line (after an error) */
+	long line;		/* line where the next record starts */
 	long width;		/* fields in the first record, -1 before it */
-	char **ptrs;		/* field pointers handed out with a row */
-	size_t *lens, capptrs, caplens;
-	char chunk[CHUNK];
+	/* Fields of the record being read: where, how long, how quoted. */
+	char **field;
+	size_t *len;
+	size_t cap, caplen;
+	struct quoted { size_t i; int dq; } *q;	/* its quoted fields; dq: holds "" */
+	size_t nq, capq;
 };
 
-static int space_never(unsigned char c)
+static int reader_new(struct core_csv_reader **out, FILE *fp, core_read_fn *fn,
+		      void *ctx, const char *name, int flags, struct core_error *err)
 {
-	(void)c;
+	struct core_csv_reader *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	if (!r || !(r->name = strdup(name ? name : "-")) ||
+	    core_input_init(&r->in, fp, fn, ctx, CHUNK, CORE_CSV_MAX_RECORD) < 0) {
+		core_csv_reader_free(r);
+		return core_error_set(err, -ENOMEM, "out of memory");
+	}
+	r->flags = flags;
+	r->line = 1;
+	r->width = -1;
+	*out = r;
 	return 0;
-}
-
-static void on_field(void *data, size_t len, void *ctx)
-{
-	struct core_csv_reader *r = ctx;
-	const char *s = data ? data : "";
-	size_t i;
-
-	if (r->oom)
-		return;
-	if (core_grow((void **)&r->bytes, &r->capbytes, r->nbytes + len + 1, 1) ||
-	    core_grow((void **)&r->fld, &r->capf, r->nf + 1, sizeof(*r->fld))) {
-		r->oom = 1;
-		return;
-	}
-	memcpy(r->bytes + r->nbytes, s, len);
-	r->bytes[r->nbytes + len] = '\0';
-	r->fld[r->nf].off = r->nbytes;
-	r->fld[r->nf].len = len;
-	r->nf++;
-	r->nbytes += len + 1;
-	for (i = 0; i < len; i++)
-		if (s[i] == '\n')
-			r->cur_newlines++;
-}
-
-static void on_record(int c, void *ctx)
-{
-	struct core_csv_reader *r = ctx;
-
-	if (r->oom)
-		return;
-	if (r->nf == r->cur_first) {
-		/* An empty report: the LF of a CRLF, or a blank line. */
-		if (!(c == '\n' && r->prev_term == '\r') && c != -1)
-			r->line++;
-		r->prev_term = c;
-		return;
-	}
-	if (core_grow((void **)&r->recs, &r->caprec, r->nrec + 1, sizeof(struct rec))) {
-		r->oom = 1;
-		return;
-	}
-	r->recs[r->nrec].first = r->cur_first;
-	r->recs[r->nrec].n = r->nf - r->cur_first;
-	r->recs[r->nrec].line = r->line;
-	r->nrec++;
-	r->cur_first = r->nf;
-	r->line += 1 + r->cur_newlines;
-	r->cur_newlines = 0;
-	r->prev_term = c;
 }
 
 int core_csv_reader_new(struct core_csv_reader **out, FILE *fp,
 			const char *name, int flags, struct core_error *err)
 {
-	struct core_csv_reader *r = calloc(1, sizeof(*r));
+	return reader_new(out, fp, NULL, NULL, name, flags, err);
+}
 
-	*out = NULL;
-	if (!r)
-		return core_error_set(err, -ENOMEM, "out of memory");
-	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0) {
-		free(r);
-		return core_error_set(err, -ENOMEM, "out of memory");
-	}
-	csv_set_space_func(&r->p, space_never);
-	r->name = strdup(name ? name : "-");
-	r->fp = fp;
-	r->flags = flags;
-	r->line = 1;
-	r->phys_line = 1;
-	r->width = -1;
-	if (!r->name) {
-		core_csv_reader_free(r);
-		return core_error_set(err, -ENOMEM, "out of memory");
-	}
-	*out = r;
-	return 0;
+int core_csv_reader_new_fn(struct core_csv_reader **out, core_read_fn *fn,
+			   void *ctx, const char *name, int flags,
+			   struct core_error *err)
+{
+	return reader_new(out, NULL, fn, ctx, name, flags, err);
 }
 
 void core_csv_reader_free(struct core_csv_reader *r)
 {
 	if (!r)
 		return;
-	csv_free(&r->p);
+	core_input_release(&r->in);
 	free(r->name);
-	free(r->bytes);
-	free(r->fld);
-	free(r->lens);
-	free(r->recs);
-	free(r->ptrs);
+	free(r->field);
+	free(r->len);
+	free(r->q);
 	free(r);
 }
 
-/* Drop delivered records; keep the fields of the record in progress. */
-static void compact(struct core_csv_reader *r)
+static int grow(struct core_csv_reader *r)
 {
-	size_t keep = r->nf - r->cur_first, base, i;
+	size_t need = r->cap + 1;
 
-	base = keep ? r->fld[r->cur_first].off : r->nbytes;
-	if (r->nbytes > base)
-		memmove(r->bytes, r->bytes + base, r->nbytes - base);
-	r->nbytes -= base;
-	for (i = 0; i < keep; i++) {
-		r->fld[i].off = r->fld[r->cur_first + i].off - base;
-		r->fld[i].len = r->fld[r->cur_first + i].len;
-	}
-	r->nf = keep;
-	r->cur_first = 0;
-	r->nrec = r->rpos = 0;
-}
-
-static long count_nl(const char *s, size_t n)
-{
-	long c = 0;
-	const char *p = s, *end = s + n;
-
-	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		c++;
-		p++;
-	}
-	return c;
-}
-
-static int fill(struct core_csv_reader *r, struct core_error *err)
-{
-	size_t n, used;
-
-	compact(r);
-	n = fread(r->chunk, 1, sizeof(r->chunk), r->fp);
-	if (n == 0) {
-		if (ferror(r->fp))
-			return core_error_errno(err, errno ? errno : EIO, "reading '%s'", r->name);
-		r->eof = 1;
-		if (csv_fini(&r->p, on_field, on_record, r) != 0)
-			return core_error_set_line(err, -EBADMSG, r->line,
-						   "unterminated quoted field in '%s'", r->name);
-	} else {
-		used = csv_parse(&r->p, r->chunk, n, on_field, on_record, r);
-		if (used < n && csv_error(&r->p) == CSV_EPARSE)
-			return core_error_set_line(err, -EBADMSG,
-						   r->phys_line + count_nl(r->chunk, used),
-						   "malformed field (stray quote) in '%s'", r->name);
-		if (used < n)
-			r->oom = 1;
-		r->phys_line += count_nl(r->chunk, n);
-	}
-	if (r->oom)
-		return core_error_set(err, -ENOMEM, "out of memory reading '%s'", r->name);
+	if (CORE_GROW(r->field, r->cap, need) < 0 ||
+	    CORE_GROW(r->len, r->caplen, need) < 0)
+		return -ENOMEM;
+	if (r->caplen < r->cap)
+		r->cap = r->caplen;
 	return 0;
 }
+
+/* Bit i is set when p[i] is a comma, LF or quote (i < 32). */
+static inline uint32_t specials(const char *p)
+{
+#if defined(__SSE2__)
+	const __m128i comma = _mm_set1_epi8(','), lf = _mm_set1_epi8('\n');
+	const __m128i quote = _mm_set1_epi8('"');
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+	__m128i ma = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, comma), _mm_cmpeq_epi8(a, lf)),
+				  _mm_cmpeq_epi8(a, quote));
+	__m128i mb = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, comma), _mm_cmpeq_epi8(b, lf)),
+				  _mm_cmpeq_epi8(b, quote));
+
+	return (uint32_t)_mm_movemask_epi8(ma) | (uint32_t)_mm_movemask_epi8(mb) << 16;
+#else
+	uint32_t m = 0;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		m |= (uint32_t)(p[i] == ',' || p[i] == '\n' || p[i] == '"') << i;
+	return m;
+#endif
+}
+
+static long count_lf(const char *p, const char *end)
+{
+	long n = 0;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static int bad(struct core_csv_reader *r, struct core_error *err, long line,
+	       const char *what)
+{
+	core_error_set(err, -EBADMSG, "'%s': line %ld: %s", r->name, line, what);
+	if (err)
+		err->line = line;
+	return -EBADMSG;
+}
+
+#define ADD(p, n_) do {							\
+	if (n == cap) {							\
+		if (grow(r) < 0)					\
+			return -ENOMEM;					\
+		fld = r->field;						\
+		flen = r->len;						\
+		cap = r->cap;						\
+	}								\
+	fld[n] = (p);							\
+	flen[n++] = (size_t)(n_);					\
+} while (0)
+
+/*
+ * Split the record at in->pos.  SCAN_ROW consumes it and fills `row`;
+ * SCAN_MORE (only before the end of input) consumes nothing and leaves the
+ * buffer as it was, so that the caller can read more and start over;
+ * SCAN_END at the end of input; or an error.
+ *
+ * The hot path: a comma ending an unquoted field becomes its NUL at once.
+ * Quoted fields are unescaped once the record is whole.
+ */
+static int scan(struct core_csv_reader *r, struct core_csv_row *row,
+		struct core_error *err)
+{
+	struct core_input *in = &r->in;
+	char *start = in->buf + in->pos, *end = in->buf + in->len;
+	char *f = start, *s = start, *c, *q, *e;
+	char **fld = r->field;
+	size_t *flen = r->len, cap = r->cap, n = 0, i;
+	long nl = 0, qline;
+	int torn = 0, dq;
+
+	r->nq = 0;
+	for (;;) {
+		/* An unquoted stretch: the next comma, LF or quote. */
+		for (;; s += 32) {
+			uint32_t m;
+
+			if (s >= end)
+				goto at_end;
+			m = specials(s);
+			if ((size_t)(end - s) < 32)
+				m &= ((uint32_t)1 << (end - s)) - 1;
+			while (m) {
+				c = s + __builtin_ctz(m);
+				m &= m - 1;
+				if (*c == ',') {
+					ADD(f, c - f);
+					*c = '\0';
+					f = c + 1;
+				} else if (*c == '\n') {
+					e = c > f && c[-1] == '\r' ? c - 1 : c;
+					ADD(f, e - f);
+					*e = '\0';
+					in->pos = (size_t)(c + 1 - in->buf);
+					goto whole;
+				} else if (c != f) {
+					in->pos = (size_t)(c - in->buf);
+					r->skip = 1;
+					row->line = r->line;
+					row->torn = 0;
+					return bad(r, err, r->line + nl,
+						   "a quote inside an unquoted field");
+				} else {
+					goto quoted;
+				}
+			}
+		}
+quoted:
+		/* A quoted field: f is its opening quote. */
+		qline = nl;
+		dq = 0;
+		for (q = f + 1;; q = e + 2) {
+			e = memchr(q, '"', (size_t)(end - q));
+			if (!e) {
+				if (!in->eof)
+					goto more;
+				in->pos = in->len;
+				row->line = r->line;
+				row->torn = 1;
+				return bad(r, err, r->line + qline,
+					   "the input ends inside a quoted field");
+			}
+			nl += count_lf(q, e);
+			if (e + 1 == end && !in->eof)
+				goto more;
+			if (e + 1 < end && e[1] == '"') {
+				dq = 1;
+				continue;
+			}
+			break;
+		}
+		/* e is the closing quote; c what follows it. */
+		c = e + 1;
+		if (CORE_GROW(r->q, r->capq, r->nq + 1) < 0)
+			return -ENOMEM;
+		r->q[r->nq].i = n;
+		r->q[r->nq++].dq = dq;
+		ADD(f + 1, e - (f + 1));
+		if (c == end) {
+			in->pos = in->len;
+			torn = 1;
+			goto whole;
+		}
+		if (*c == ',') {
+			f = s = c + 1;
+			continue;
+		}
+		if (*c == '\r' && c + 1 == end && !in->eof)
+			goto more;
+		if (*c == '\n' || (*c == '\r' && c + 1 < end && c[1] == '\n')) {
+			in->pos = (size_t)(c + (*c == '\r') + 1 - in->buf);
+			goto whole;
+		}
+		in->pos = (size_t)(c - in->buf);
+		r->skip = 1;
+		row->line = r->line;
+		row->torn = 0;
+		return bad(r, err, r->line + nl,
+			   "text after the closing quote of a field");
+	}
+at_end:
+	if (!in->eof)
+		goto more;
+	if (f == end && n == 0)
+		return SCAN_END;
+	ADD(f, end - f);
+	*end = '\0';
+	in->pos = in->len;
+	torn = 1;
+whole:
+	for (i = 0; i < r->nq; i++) {
+		char *p = fld[r->q[i].i], *src = p, *dst = p, *stop = p + flen[r->q[i].i];
+
+		if (r->q[i].dq) {
+			while (src < stop) {
+				if (*src == '"')
+					src++;
+				*dst++ = *src++;
+			}
+			flen[r->q[i].i] = (size_t)(dst - p);
+		}
+		p[flen[r->q[i].i]] = '\0';
+	}
+	row->n = n;
+	row->field = fld;
+	row->len = flen;
+	row->line = r->line;
+	row->torn = torn;
+	r->line += 1 + nl;
+	return SCAN_ROW;
+more:
+	/* Put back the commas that became NULs. */
+	for (i = 0; i < n; i++)
+		if (fld[i][flen[i]] == '\0')
+			fld[i][flen[i]] = ',';
+	return SCAN_MORE;
+}
+
+#undef ADD
 
 int core_csv_read(struct core_csv_reader *r, struct core_csv_row *row,
 		  struct core_error *err)
 {
-	struct rec *rec;
-	size_t i;
+	struct core_input *in = &r->in;
 	int ret;
 
-	while (r->rpos == r->nrec) {
-		if (r->eof)
-			return 0;
-		ret = fill(r, err);
-		if (ret < 0) {
-			r->eof = 1;
-			r->nrec = r->rpos = 0;
-			return ret;
+	for (;;) {
+		if (r->skip) {
+			char *nl = memchr(in->buf + in->pos, '\n', in->len - in->pos);
+
+			if (nl) {
+				in->pos = (size_t)(nl + 1 - in->buf);
+				r->line++;
+				r->skip = 0;
+			} else {
+				in->pos = in->len;
+				r->skip = !in->eof;
+			}
 		}
+		if (!r->skip && !r->started && (in->len - in->pos >= 3 || in->eof)) {
+			r->started = 1;
+			if (in->len - in->pos >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
+				in->pos += 3;
+		}
+		if (!r->skip && r->started) {
+			ret = scan(r, row, err);
+			if (ret == SCAN_END)
+				return 0;
+			if (ret == -ENOMEM)
+				return core_error_set(err, ret, "out of memory reading '%s'", r->name);
+			if (ret < 0)
+				return ret;
+			if (ret == SCAN_ROW) {
+				if (row->n == 1 && !row->len[0] && !r->nq)
+					continue;	/* a blank line */
+				if (!(r->flags & CORE_CSV_SAME_WIDTH))
+					return 1;
+				if (r->width < 0)
+					r->width = (long)row->n;
+				if ((long)row->n == r->width)
+					return 1;
+				core_error_set(err, -EBADMSG, "'%s': line %ld: expected %ld fields, found %zu",
+					       r->name, row->line, r->width, row->n);
+				if (err)
+					err->line = row->line;
+				return -EBADMSG;
+			}
+		}
+		if (in->eof && !r->skip && r->started)
+			return 0;
+		ret = core_input_fill(in);
+		if (ret == -EAGAIN)
+			return ret;
+		if (ret == -EMSGSIZE)
+			return core_error_set(err, ret, "'%s': line %ld: a record longer than %zu bytes",
+					      r->name, r->line, in->max);
+		if (ret == -ENOMEM)
+			return core_error_set(err, ret, "out of memory reading '%s'", r->name);
+		if (ret < 0)
+			return core_error_errno(err, -ret, "reading '%s'", r->name);
 	}
-	rec = &r->recs[r->rpos++];
-	if (r->flags & CORE_CSV_SAME_WIDTH) {
-		if (r->width < 0)
-			r->width = (long)rec->n;
-		else if ((long)rec->n != r->width)
-			return core_error_set_line(err, -EBADMSG, rec->line,
-						   "expected %ld fields, found %zu in '%s'",
-						   r->width, rec->n, r->name);
-	}
-	if (core_grow((void **)&r->ptrs, &r->capptrs, rec->n, sizeof(char *)) ||
-	    core_grow((void **)&r->lens, &r->caplens, rec->n, sizeof(size_t)))
-		return core_error_set(err, -ENOMEM, "out of memory");
-	for (i = 0; i < rec->n; i++) {
-		r->ptrs[i] = r->bytes + r->fld[rec->first + i].off;
-		r->lens[i] = r->fld[rec->first + i].len;
-	}
-	row->n = rec->n;
-	row->field = r->ptrs;
-	row->len = r->lens;
-	row->line = rec->line;
-	return 1;
 }
 
 static int needs_quotes(const char *s, size_t len)

@@ -9,56 +9,90 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/json.h"
+
+static ssize_t fd_read(void *ctx, char *buf, size_t n)
+{
+	const int *fd = ctx;
+	ssize_t k;
+
+	do
+		k = read(*fd, buf, n);
+	while (k < 0 && errno == EINTR);
+	return k < 0 ? -errno : k;
+}
+
+/* Only blank lines left: a bad line before them is the torn end. */
+static int at_end(struct core_jsonl_reader *r)
+{
+	char *text;
+	size_t len, i;
+	int ret;
+
+	while ((ret = core_jsonl_read_line(r, &text, &len, NULL)) > 0) {
+		for (i = 0; i < len; i++)
+			if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r')
+				return 0;
+	}
+	return ret == 0;
+}
+
 /* Read the records of fd into done; *good gets the length of whole records. */
 static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
 		struct core_error *err)
 {
-	struct fiber_buf b = FIBER_BUF_INIT;
-	long lineno = 0;
-	ssize_t n;
-	int ret = 0;
+	struct core_jsonl_reader *r;
+	int ret;
 
 	*good = 0;
-	while ((n = fiber_buf_read_fd(&b, j->fd, 1 << 16)) > 0)
-		;
-	if (n < 0) {
-		ret = core_error_errno(err, (int)-n, "cannot read '%s'", j->path);
-		goto out;
-	}
-	while (fiber_buf_pending(&b) > 0) {
-		char *start = b.data + b.off, *nl = memchr(start, '\n', fiber_buf_pending(&b));
-		json_error_t jerr;
-		json_t *v, *id;
+	ret = core_jsonl_reader_new_fn(&r, fd_read, &j->fd, j->path, err);
+	if (ret < 0)
+		return ret;
+	for (;;) {
+		json_t *v = NULL, *id;
+		const char *text;
+		size_t len;
 		char *key;
+		long line;
 
-		lineno++;
-		if (!nl)
-			break;	/* torn last line: dropped */
-		*nl = '\0';
-		v = json_loads(start, JSON_ALLOW_NUL, &jerr);
+		ret = core_jsonl_read(r, &v, err);
+		if (ret == 0)
+			break;
+		if (ret < 0 && ret != -EBADMSG && ret != -EMSGSIZE)
+			goto out;
+		line = core_jsonl_line(r);
+		if (core_jsonl_torn(r)) {
+			json_decref(v);	/* a torn last line: dropped */
+			ret = 0;
+			break;
+		}
 		id = json_is_object(v) ? json_object_get(v, "id") : NULL;
 		key = id ? fiber_task_key(id) : NULL;
 		if (!key) {
 			json_decref(v);
-			if ((size_t)(nl + 1 - b.data) == b.len)
-				break;	/* a torn last line that happens to end in a newline */
-			ret = core_error_set_line(err, -EINVAL, lineno,
-						  "'%s': not a result record", j->path);
+			if (at_end(r)) {
+				ret = 0;	/* a torn last line that happens to end in a newline */
+				break;
+			}
+			core_error_set(err, -EINVAL, "'%s': line %ld: not a result record", j->path, line);
+			if (err)
+				err->line = line;
+			ret = -EINVAL;
 			goto out;
 		}
-		ret = fiber_idmap_add(done, key, start);
+		text = core_jsonl_text(r, &len);
+		ret = fiber_idmap_add(done, key, text);
 		free(key);
 		json_decref(v);
 		if (ret < 0) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
-		ret = 0;
-		fiber_buf_consume(&b, (size_t)(nl + 1 - start));
-		*good = (off_t)(nl + 1 - b.data);
+		*good = (off_t)core_jsonl_offset(r);
 	}
+	ret = 0;
 out:
-	fiber_buf_release(&b);
+	core_jsonl_reader_free(r);
 	return ret;
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/clock.h"
 #include "core/utf8.h"
+#include "core/json.h"
 #include "fiber/joblog.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
@@ -90,7 +91,8 @@ struct pool {
 	pid_t *kids;
 	size_t nkids, kids_cap;
 	/* input */
-	struct fiber_buf inbuf;
+	struct core_jsonl_reader *in;
+	int in_reads;		/* read(2) calls the reader may still make */
 	long lineno;
 	int in_eof, in_ready, in_poll;
 	struct fiber_taskq q;
@@ -229,33 +231,16 @@ static int emit(struct pool *p)
 	return 0;
 }
 
-/* One input line: a new task (or an old record with --resume). */
-static int take_line(struct pool *p, char *line, size_t len)
+/* One input line (parsed as `v` unless --lines): a new task, or an old record with --resume. */
+static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
 {
 	struct fiber_idmap_entry *e;
-	json_t *v = NULL, *id = NULL;
+	json_t *id = NULL;
 	struct fiber_task *t;
 	char *key = NULL;
 	int ret;
 
-	p->lineno++;
-	if (!p->o->lines) {
-		json_error_t jerr;
-		size_t i;
-
-		for (i = 0; i < len && strchr(" \t\r", line[i]); i++)
-			;
-		if (i == len)
-			return 0;
-		v = json_loadb(line, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-		if (!v)
-		{
-			ret = core_error_set(p->err, -EINVAL, "'%s': line %ld: invalid JSON: %s",
-					     p->o->in_name, p->lineno, jerr.text);
-			p->err->line = p->lineno;
-			return fail(p, ret);
-		}
-	}
+	p->lineno = core_jsonl_line(p->in);
 	ret = fiber_task_id(v, p->lineno, &id, &key, p->err);
 	json_decref(v);
 	if (ret < 0) {
@@ -286,7 +271,7 @@ static int take_line(struct pool *p, char *line, size_t len)
 	e = fiber_idmap_find(&p->logged, key);
 	free(key);
 	if (e && e->value) {
-		json_t *rec = json_loads(e->value, 0, NULL);
+		json_t *rec = core_jsonl_decode(e->value, strlen(e->value), NULL);
 		const char *status = json_string_value(json_object_get(rec, "status"));
 
 		if (status && strcmp(status, "ok") == 0)
@@ -308,37 +293,60 @@ static int take_line(struct pool *p, char *line, size_t len)
 	return fiber_taskq_push(&p->q, t->seq, 0) < 0 ? fail(p, core_error_set(p->err, -ENOMEM, "out of memory")) : 0;
 }
 
+/* The input reader's read function: at most one read(2) per read_input(). */
+static ssize_t input_read(void *ctx, char *buf, size_t n)
+{
+	struct pool *p = ctx;
+	ssize_t k;
+
+	if (!p->in_reads)
+		return -EAGAIN;
+	p->in_reads--;
+	do
+		k = read(p->o->in_fd, buf, n);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	return k;
+}
+
 /* Read what input is there and take its whole lines. */
 static int read_input(struct pool *p)
 {
-	ssize_t n = fiber_buf_read_fd(&p->inbuf, p->o->in_fd, 1 << 16);
-	char *start, *nl;
+	json_t *v = NULL;
+	char *line;
+	size_t len;
+	int ret;
 
 	p->in_ready = p->in_poll ? 0 : 1;
-	if (n == -EAGAIN)
-		return 0;
-	if (n < 0)
-		return fail(p, core_error_errno(p->err, (int)-n, "cannot read '%s'", p->o->in_name));
-	if (n == 0)
-		p->in_eof = 1;
-	while (!p->stopping && fiber_buf_pending(&p->inbuf) > 0) {
-		start = p->inbuf.data + p->inbuf.off;
-		nl = memchr(start, '\n', fiber_buf_pending(&p->inbuf));
-		if (!nl && !p->in_eof) {
-			if (fiber_buf_pending(&p->inbuf) > p->o->frame_max)
-				return fail(p, core_error_set(p->err, -EMSGSIZE,
-							      "'%s': line %ld: task longer than %zu bytes",
-							      p->o->in_name, p->lineno + 1, p->o->frame_max));
-			break;
+	p->in_reads = 1;
+	while (!p->stopping) {
+		if (p->o->lines) {
+			ret = core_jsonl_read_line(p->in, &line, &len, p->err);
+		} else {
+			ret = core_jsonl_read(p->in, &v, p->err);
+			line = ret > 0 ? (char *)core_jsonl_text(p->in, &len) : NULL;
 		}
-		if (!nl)
-			nl = p->inbuf.data + p->inbuf.len;
-		if ((size_t)(nl - start) > p->o->frame_max)
+		if (ret == -EAGAIN)
+			break;
+		if (ret == -EMSGSIZE)
 			return fail(p, core_error_set(p->err, -EMSGSIZE,
 						      "'%s': line %ld: task longer than %zu bytes",
-						      p->o->in_name, p->lineno + 1, p->o->frame_max));
-		take_line(p, start, (size_t)(nl - start));
-		fiber_buf_consume(&p->inbuf, (size_t)(nl - start) + (nl < p->inbuf.data + p->inbuf.len));
+						      p->o->in_name, core_jsonl_line(p->in), p->o->frame_max));
+		if (ret == -EBADMSG) {
+			p->err->code = -EINVAL;
+			return fail(p, -EINVAL);
+		}
+		if (ret < 0 && ret != -ENOMEM)
+			return fail(p, core_error_errno(p->err, -ret, "cannot read '%s'", p->o->in_name));
+		if (ret < 0)
+			return fail(p, ret);
+		if (ret == 0) {
+			p->in_eof = 1;
+			break;
+		}
+		take_line(p, v, line, len);
+		v = NULL;
 	}
 	if (p->in_eof && p->in_poll) {
 		epoll_ctl(p->ep, EPOLL_CTL_DEL, p->o->in_fd, NULL);
@@ -572,7 +580,7 @@ static int worker_frames(struct pool *p, struct worker *w)
 				task_finish(p, t, "error", NULL, msg, w, w->head_start_ns);
 			} else {
 				if (!p->o->lines)
-					res = json_loadb(f.body, f.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+					res = core_jsonl_decode(f.body, f.len, NULL);
 				if (!res)
 					res = utf8_string(f.body, f.len);
 				task_finish(p, t, "ok", res, NULL, w, w->head_start_ns);
@@ -956,6 +964,10 @@ static int setup(struct pool *p)
 	} else {
 		return core_error_errno(p->err, errno, "cannot watch '%s'", o->in_name);
 	}
+	ret = core_jsonl_reader_new_fn(&p->in, input_read, p, o->in_name, p->err);
+	if (ret < 0)
+		return ret;
+	core_jsonl_set_max(p->in, o->frame_max);
 	if (o->joblog) {
 		ret = fiber_joblog_open(&p->jl, o->joblog, o->resume, &p->logged, p->err);
 		if (ret < 0)
@@ -1028,7 +1040,7 @@ static void teardown(struct pool *p)
 	free(p->w);
 	free(p->done);
 	free(p->kids);
-	fiber_buf_release(&p->inbuf);
+	core_jsonl_reader_free(p->in);
 	fiber_idmap_release(&p->seen);
 	fiber_idmap_release(&p->logged);
 	fiber_joblog_release(&p->jl);

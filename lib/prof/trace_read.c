@@ -1,5 +1,7 @@
 #include "prof/trace_read.h"
+#include "core/csv.h"
 #include "core/grow.h"
+#include "core/json.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -8,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define READ_CHUNK (1 << 20)
+#define HEAD_CHUNK 4096
 #define ARENA_BLOCK (1 << 16)
 
 enum col {
@@ -40,21 +42,20 @@ struct prof_trace_reader {
 	FILE *src[2];		/* read src[0] to its end, then src[1] */
 	int cur;
 	FILE *tee;
+	int tee_errno;		/* copying to `tee` failed with this */
 	char *name;
 	int flags;
 	int format;		/* 0 unknown, 1 csv, 2 jsonl */
-	char *buf;
-	size_t cap, pos, len;
-	int eof;
-	long line;		/* line where the next record starts */
+	/* The bytes read to tell the format, read again by the parser. */
+	char *head;
+	size_t headlen, headcap, headpos;
+	struct core_csv_reader *csv;
+	struct core_jsonl_reader *jsonl;
 	/* Fields of the current record. */
 	const char *fld[NCOL];
 	size_t fldlen[NCOL];
 	int col[NCOL];		/* CSV column of each known field, -1 */
 	size_t ncols;		/* columns of the header */
-	const char **rec;
-	size_t *reclen;
-	size_t nrec, caprec;
 	json_t *json;		/* the JSON Lines object being read */
 	char numbuf[NCOL][32];
 	struct strtab st;
@@ -185,42 +186,68 @@ static void strtab_release(struct strtab *st)
 	free(st->slot);
 }
 
-/* Input. */
+/* Input: the sources, one after the other, copied to `tee` if asked. */
 
-static int fill(struct prof_trace_reader *r, struct core_error *err)
+static ssize_t raw_read(struct prof_trace_reader *r, char *buf, size_t n)
 {
-	size_t n;
-
-	if (r->pos) {
-		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
-		r->len -= r->pos;
-		r->pos = 0;
-	}
-	if (r->len == r->cap) {
-		char *b = realloc(r->buf, r->cap * 2);
-
-		if (!b)
-			return core_error_set(err, -ENOMEM, "out of memory reading '%s'", r->name);
-		r->buf = b;
-		r->cap *= 2;
-	}
 	while (r->cur < 2) {
 		FILE *fp = r->src[r->cur];
+		size_t k = fp ? fread(buf, 1, n, fp) : 0;
 
-		n = fp ? fread(r->buf + r->len, 1, r->cap - r->len, fp) : 0;
-		if (n) {
-			if (r->tee && r->cur == 1 && fwrite(r->buf + r->len, 1, n, r->tee) != n)
-				return core_error_errno(err, errno ? errno : EIO,
-							"copying '%s' to a temporary file", r->name);
-			r->len += n;
-			return 0;
+		if (k) {
+			if (r->tee && r->cur == 1 && fwrite(buf, 1, k, r->tee) != k) {
+				r->tee_errno = errno ? errno : EIO;
+				return -r->tee_errno;
+			}
+			return (ssize_t)k;
 		}
 		if (fp && ferror(fp))
-			return core_error_errno(err, errno ? errno : EIO, "reading '%s'", r->name);
+			return -(errno ? errno : EIO);
 		r->cur++;
 	}
-	r->eof = 1;
 	return 0;
+}
+
+/* What the parsers read: the bytes read to tell the format, then the rest. */
+static ssize_t src_read(void *ctx, char *buf, size_t n)
+{
+	struct prof_trace_reader *r = ctx;
+
+	if (r->headpos < r->headlen) {
+		size_t k = r->headlen - r->headpos < n ? r->headlen - r->headpos : n;
+
+		memcpy(buf, r->head + r->headpos, k);
+		r->headpos += k;
+		return (ssize_t)k;
+	}
+	return raw_read(r, buf, n);
+}
+
+/* Read until the first byte that is not white space: '{' means JSON Lines. */
+static int detect(struct prof_trace_reader *r, struct core_error *err)
+{
+	size_t i = 0;
+	ssize_t k;
+
+	for (;;) {
+		for (; i < r->headlen; i++)
+			if (r->head[i] != ' ' && r->head[i] != '\t' && r->head[i] != '\r' &&
+			    r->head[i] != '\n') {
+				r->format = r->head[i] == '{' ? 2 : 1;
+				return 0;
+			}
+		if (CORE_GROW(r->head, r->headcap, r->headlen + HEAD_CHUNK) < 0)
+			return core_error_set(err, -ENOMEM, "out of memory reading '%s'", r->name);
+		k = raw_read(r, r->head + r->headlen, r->headcap - r->headlen);
+		if (k < 0)
+			return core_error_errno(err, (int)-k, r->tee_errno ?
+						"copying '%s' to a temporary file" : "reading '%s'",
+						r->name);
+		if (k == 0)
+			return core_error_set(err, -EBADMSG, "'%s': empty input, not an rlprof trace",
+					      r->name);
+		r->headlen += (size_t)k;
+	}
 }
 
 int prof_trace_reader_new2(struct prof_trace_reader **out, FILE *first,
@@ -231,7 +258,7 @@ int prof_trace_reader_new2(struct prof_trace_reader **out, FILE *first,
 	int i;
 
 	*out = NULL;
-	if (!r || !(r->name = strdup(name)) || !(r->buf = malloc(READ_CHUNK)) ||
+	if (!r || !(r->name = strdup(name)) ||
 	    !(r->st.str = malloc(sizeof(char *))) || !(r->st.len = malloc(sizeof(uint32_t)))) {
 		prof_trace_reader_free(r);
 		return core_error_set(err, -ENOMEM, "out of memory");
@@ -242,8 +269,6 @@ int prof_trace_reader_new2(struct prof_trace_reader **out, FILE *first,
 	r->src[0] = first;
 	r->src[1] = fp;
 	r->flags = flags;
-	r->cap = READ_CHUNK;
-	r->line = 1;
 	r->lastproc = (size_t)-1;
 	for (i = 0; i < NCOL; i++)
 		r->col[i] = -1;
@@ -277,9 +302,9 @@ void prof_trace_reader_free(struct prof_trace_reader *r)
 	strtab_release(&r->st);
 	free(r->procs);
 	free(r->threads);
-	free(r->rec);
-	free(r->reclen);
-	free(r->buf);
+	core_csv_reader_free(r->csv);
+	core_jsonl_reader_free(r->jsonl);
+	free(r->head);
 	free(r->name);
 	free(r);
 }
@@ -335,23 +360,15 @@ const char *prof_trace_meta(const struct prof_trace_reader *r, const char *key)
 
 /*
  * Count a problem; returns 1 to skip the row, or -EBADMSG (with err set)
- * under PROF_READ_STRICT.
+ * under PROF_READ_STRICT.  `msg` is the whole message, line included.
  */
-__attribute__((format(printf, 5, 6)))
-static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
-		   struct core_error *err, const char *fmt, ...)
+static int problem_msg(struct prof_trace_reader *r, enum prof_problem p, long line,
+		       struct core_error *err, const char *msg)
 {
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (!r->prob.count[p]++)
-		snprintf(r->prob.first[p], sizeof(r->prob.first[p]), "'%.200s': line %ld: %s",
-			 r->name, line, msg);
+		snprintf(r->prob.first[p], sizeof(r->prob.first[p]), "%s", msg);
 	if (r->flags & PROF_READ_STRICT) {
-		core_error_set(err, -EBADMSG, "'%.200s': line %ld: %s", r->name, line, msg);
+		core_error_set(err, -EBADMSG, "%s", msg);
 		if (err)
 			err->line = line;
 		return -EBADMSG;
@@ -359,226 +376,52 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
 	return 1;
 }
 
-static int grow_rec(struct prof_trace_reader *r)
+/* The same, with "'name': line N: " before the formatted text. */
+__attribute__((format(printf, 5, 6)))
+static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
+		   struct core_error *err, const char *fmt, ...)
 {
-	size_t cap = r->caprec ? r->caprec * 2 : 16;
-	const char **rec = realloc(r->rec, cap * sizeof(*rec));
-	size_t *len;
+	char msg[256], full[CORE_ERROR_MSG_MAX];
+	va_list ap;
 
-	if (!rec)
-		return -ENOMEM;
-	r->rec = rec;
-	if (!(len = realloc(r->reclen, cap * sizeof(*len))))
-		return -ENOMEM;
-	r->reclen = len;
-	r->caprec = cap;
-	return 0;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(full, sizeof(full), "'%.200s': line %ld: %s", r->name, line, msg);
+	return problem_msg(r, p, line, err, full);
 }
 
-/*
- * The fast path: split a record without quotes while looking for its end.
- * Returns its newline, or NULL with the buffer as it was when the record
- * has a quote or the buffer holds no newline.
- */
-static char *split_fast(struct prof_trace_reader *r, char *p, char *end)
+/* Eight ASCII digits at s as a number, or -1 when one is not a digit. */
+static inline int64_t digits8(const char *s)
 {
-	char *f = p, *s;
-	size_t i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, zeros = 0x3030303030303030ull;
+	uint64_t v;
 
-	r->nrec = 0;
-	for (s = p; s < end; s++) {
-		char c = *s;
+	memcpy(&v, s, 8);
+	if ((v & hi) != zeros || ((v + 0x0606060606060606ull) & hi) != zeros)
+		return -1;
+	v -= zeros;
+	v = v * 10 + (v >> 8);
+	v = ((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
+	     ((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
+	return (int64_t)v;
+#else
+	int64_t v = 0;
+	int i;
 
-		if (c == ',' || c == '\n') {
-			char *e = s;
+	for (i = 0; i < 8; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
 
-			if (r->nrec == r->caprec && grow_rec(r) < 0)
-				break;
-			if (c == '\n' && e > f && e[-1] == '\r')
-				e--;
-			r->rec[r->nrec] = f;
-			r->reclen[r->nrec++] = (size_t)(e - f);
-			*e = '\0';
-			if (c == '\n')
-				return s;
-			f = s + 1;
-		} else if (c == '"') {
-			break;
-		}
+		if (d > 9)
+			return -1;
+		v = v * 10 + d;
 	}
-	for (i = 0; i < r->nrec; i++)
-		((char *)r->rec[i])[r->reclen[i]] = ',';
-	return NULL;
+	return v;
+#endif
 }
 
-/* Split the CSV record [p, end) in place into r->rec; handles quotes. */
-static int split_record(struct prof_trace_reader *r, char *p, char *end, int quoted)
-{
-	char *w = p;
-
-	r->nrec = 0;
-	for (;;) {
-		char *start = w;
-
-		if (r->nrec == r->caprec && grow_rec(r) < 0)
-			return -ENOMEM;
-		if (!quoted) {
-			char *c = memchr(p, ',', (size_t)(end - p));
-
-			if (!c)
-				c = end;
-			*c = '\0';
-			r->rec[r->nrec] = p;
-			r->reclen[r->nrec++] = (size_t)(c - p);
-			if (c == end)
-				return 0;
-			p = c + 1;
-			continue;
-		}
-		if (p < end && *p == '"') {
-			p++;
-			while (p < end) {
-				if (*p == '"') {
-					if (p + 1 < end && p[1] == '"') {
-						*w++ = '"';
-						p += 2;
-						continue;
-					}
-					p++;
-					break;
-				}
-				*w++ = *p++;
-			}
-		}
-		while (p < end && *p != ',')
-			*w++ = *p++;
-		r->rec[r->nrec] = start;
-		r->reclen[r->nrec++] = (size_t)(w - start);
-		if (p >= end) {
-			*w = '\0';
-			return 0;
-		}
-		*w++ = '\0';
-		p++;
-	}
-}
-
-/*
- * Next CSV record into r->rec.  Returns 1, 0 at the end, or a negative
- * code.  *line gets its first line, *last 1 when the input ended without
- * a newline after it, *open 1 when it ended inside quotes.
- */
-static int next_csv_record(struct prof_trace_reader *r, long *line, int *last,
-			   int *open, struct core_error *err)
-{
-	int ret;
-
-	*last = *open = 0;
-	for (;;) {
-		char *p = r->buf + r->pos, *end = r->buf + r->len;
-		char *nl = split_fast(r, p, end);
-
-		if (nl) {
-			*line = r->line++;
-			r->pos = (size_t)(nl - r->buf) + 1;
-			if (r->nrec == 1 && !r->reclen[0])
-				continue;	/* blank line */
-			return 1;
-		}
-		nl = memchr(p, '\n', (size_t)(end - p));
-		char *q = memchr(p, '"', (size_t)((nl ? nl : end) - p));
-		char *rend = nl;
-		long newlines = 0;
-
-		if (q) {
-			int inq = 0;
-			char *s;
-
-			rend = NULL;
-			for (s = p; s < end; s++) {
-				if (*s == '"')
-					inq = !inq;
-				else if (*s == '\n') {
-					if (!inq) {
-						rend = s;
-						break;
-					}
-					newlines++;
-				}
-			}
-			if (!rend && r->eof)
-				*open = inq;
-		}
-		if (!rend && !r->eof) {
-			if ((ret = fill(r, err)) < 0)
-				return ret;
-			continue;
-		}
-		if (!rend) {
-			if (p == end)
-				return 0;
-			*last = 1;
-			/* Make room for the NUL written after the last field. */
-			if (r->len == r->cap) {
-				char *b = realloc(r->buf, r->cap + 1);
-
-				if (!b)
-					return -ENOMEM;
-				r->buf = b;
-				r->cap++;
-				p = r->buf + r->pos;
-				end = r->buf + r->len;
-			}
-			rend = end;
-		}
-		*line = r->line;
-		r->line += 1 + newlines;
-		r->pos = (size_t)(rend - r->buf) + (rend < end);
-		if (rend > p && rend[-1] == '\r')
-			rend--;
-		if (rend == p)
-			continue;	/* blank line */
-		if ((ret = split_record(r, p, rend, q != NULL)) < 0)
-			return ret;
-		return 1;
-	}
-}
-
-/* Next line of JSON Lines input, NUL-terminated in place. */
-static int next_line(struct prof_trace_reader *r, char **text, size_t *len,
-		     long *line, int *last, struct core_error *err)
-{
-	int ret;
-
-	*last = 0;
-	for (;;) {
-		char *p = r->buf + r->pos, *end = r->buf + r->len;
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (!nl && !r->eof) {
-			if ((ret = fill(r, err)) < 0)
-				return ret;
-			continue;
-		}
-		if (!nl) {
-			if (p == end)
-				return 0;
-			*last = 1;
-			nl = end;
-		}
-		*line = r->line++;
-		r->pos = (size_t)(nl - r->buf) + (nl < end);
-		*text = p;
-		*len = (size_t)(nl - p);
-		while (*len && (p[*len - 1] == '\r' || p[*len - 1] == ' ' || p[*len - 1] == '\t'))
-			(*len)--;
-		if (!*len)
-			continue;
-		return 1;
-	}
-}
-
-static int parse_i64(const char *s, size_t len, int64_t *out)
+static inline __attribute__((always_inline)) int parse_i64(const char *s, size_t len, int64_t *out)
 {
 	uint64_t v = 0;
 	size_t i = 0;
@@ -590,6 +433,13 @@ static int parse_i64(const char *s, size_t len, int64_t *out)
 	}
 	if (i == len || len - i > 19)
 		return -1;
+	for (; len - i >= 8; i += 8) {
+		int64_t d = digits8(s + i);
+
+		if (d < 0)
+			return -1;
+		v = v * 100000000u + (uint64_t)d;
+	}
 	for (; i < len; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
@@ -811,90 +661,90 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 
 static int read_header(struct prof_trace_reader *r, struct core_error *err)
 {
-	long line;
-	int last, open, ret, c;
+	struct core_csv_row row;
+	int ret, c;
 	size_t i;
 
-	ret = next_csv_record(r, &line, &last, &open, err);
+	ret = core_csv_read(r->csv, &row, err);
 	if (ret <= 0)
 		return ret;
-	/* A UTF-8 byte order mark, as some spreadsheets write, is no data. */
-	if (r->nrec && !strncmp(r->rec[0], "\xef\xbb\xbf", 3))
-		r->rec[0] += 3;
-	for (i = 0; i < r->nrec; i++)
+	for (i = 0; i < row.n; i++)
 		for (c = 0; c < NCOL; c++)
-			if (!strcmp(r->rec[i], col_names[c]) && r->col[c] < 0)
+			if (!strcmp(row.field[i], col_names[c]) && r->col[c] < 0)
 				r->col[c] = (int)i;
-	r->ncols = r->nrec;
+	r->ncols = row.n;
 	if (r->col[COL_KIND] < 0 || r->col[COL_PID] < 0 || r->col[COL_START] < 0 ||
 	    r->col[COL_END] < 0)
 		return core_error_set(err, -EBADMSG,
 				      "'%s': line %ld: not an rlprof trace (the header row lacks kind, pid, start_ns or end_ns)",
-				      r->name, line);
+				      r->name, row.line);
 	return 1;
 }
 
 static int read_csv(struct prof_trace_reader *r, struct prof_ev *ev, struct core_error *err)
 {
-	long line;
-	int last, open, ret, c;
+	struct core_error cerr;	/* read only after an error: no 512-byte clear per row */
+	struct core_csv_row row;
+	int ret, c, torn;
 
 	for (;;) {
-		ret = next_csv_record(r, &line, &last, &open, err);
-		if (ret <= 0)
-			return ret;
-		if (open) {
-			ret = problem(r, PROF_PROB_TRUNCATED, line, err,
-				      "the input ends inside a quoted field");
+		ret = core_csv_read(r->csv, &row, &cerr);
+		if (ret == -EBADMSG) {
+			ret = problem_msg(r, row.torn ? PROF_PROB_TRUNCATED : PROF_PROB_MALFORMED,
+					  cerr.line, err, cerr.msg);
 			if (ret < 0)
 				return ret;
 			continue;
 		}
-		if (r->nrec != r->ncols) {
-			ret = problem(r, last && r->nrec < r->ncols ? PROF_PROB_TRUNCATED : PROF_PROB_MALFORMED,
-				      line, err, "%s: expected %zu fields, found %zu",
-				      last && r->nrec < r->ncols ? "the input ends inside a row" : "bad row",
-				      r->ncols, r->nrec);
+		if (ret < 0 && err)
+			*err = cerr;
+		if (ret <= 0)
+			return ret;
+		if (row.n != r->ncols) {
+			torn = row.torn && row.n < r->ncols;
+			ret = problem(r, torn ? PROF_PROB_TRUNCATED : PROF_PROB_MALFORMED,
+				      row.line, err, "%s: expected %zu fields, found %zu",
+				      torn ? "the input ends inside a row" : "bad row",
+				      r->ncols, row.n);
 			if (ret < 0)
 				return ret;
 			continue;
 		}
 		for (c = 0; c < NCOL; c++) {
-			if (r->col[c] >= 0) {
-				r->fld[c] = r->rec[r->col[c]];
-				r->fldlen[c] = r->reclen[r->col[c]];
-			} else {
-				r->fld[c] = "";
-				r->fldlen[c] = 0;
-			}
+			int k = r->col[c];
+
+			r->fld[c] = k >= 0 ? row.field[k] : "";
+			r->fldlen[c] = k >= 0 ? row.len[k] : 0;
 		}
-		if ((ret = convert(r, line, ev, err)) != 0)
+		if ((ret = convert(r, row.line, ev, err)) != 0)
 			return ret;
 	}
 }
 
 static int read_jsonl(struct prof_trace_reader *r, struct prof_ev *ev, struct core_error *err)
 {
-	json_error_t jerr;
+	struct core_error jerr;
 	long line;
-	char *text;
-	size_t len;
-	int last, ret, c;
+	int ret, c;
 
 	for (;;) {
-		ret = next_line(r, &text, &len, &line, &last, err);
+		json_decref(r->json);
+		r->json = NULL;
+		ret = core_jsonl_read(r->jsonl, &r->json, &jerr);
+		line = core_jsonl_line(r->jsonl);
+		if (ret == -EBADMSG && core_jsonl_torn(r->jsonl))
+			ret = problem(r, PROF_PROB_TRUNCATED, line, err,
+				      "the input ends inside a record");
+		else if (ret == -EBADMSG || ret == -EMSGSIZE)
+			ret = problem_msg(r, PROF_PROB_MALFORMED, line, err, jerr.msg);
+		else if (ret > 0 && !json_is_object(r->json))
+			ret = problem(r, PROF_PROB_MALFORMED, line, err, "not a JSON object");
+		else if (ret < 0 && err)
+			*err = jerr;
 		if (ret <= 0)
 			return ret;
-		json_decref(r->json);
-		r->json = json_loadb(text, len, 0, &jerr);
-		if (!r->json || !json_is_object(r->json)) {
-			ret = problem(r, last && !r->json ? PROF_PROB_TRUNCATED : PROF_PROB_MALFORMED,
-				      line, err, "%s", !r->json ? (last ? "the input ends inside a record" :
-					jerr.text) : "not a JSON object");
-			if (ret < 0)
-				return ret;
+		if (!json_is_object(r->json))
 			continue;
-		}
 		for (c = 0; c < NCOL; c++) {
 			json_t *v = json_object_get(r->json, col_names[c]);
 
@@ -931,32 +781,28 @@ int prof_trace_read(struct prof_trace_reader *r, struct prof_ev *ev,
 	int ret;
 
 	if (!r->format) {
-		size_t i;
-
-		for (;;) {
-			for (i = r->pos; i < r->len; i++)
-				if (r->buf[i] != ' ' && r->buf[i] != '\t' && r->buf[i] != '\r' &&
-				    r->buf[i] != '\n')
-					break;
-			if (i < r->len || r->eof)
-				break;
-			if ((ret = fill(r, err)) < 0)
-				return ret;
-		}
-		if (i == r->len)
-			return core_error_set(err, -EBADMSG, "'%s': empty input, not an rlprof trace",
-					      r->name);
-		r->format = r->buf[i] == '{' ? 2 : 1;
+		if ((ret = detect(r, err)) < 0)
+			return ret;
 		if (r->format == 1) {
-			ret = read_header(r, err);
+			ret = core_csv_reader_new_fn(&r->csv, src_read, r, r->name, 0, err);
 			if (ret == 0)
-				return core_error_set(err, -EBADMSG, "'%s': empty input", r->name);
-			if (ret < 0)
-				return ret;
+				ret = read_header(r, err);
+			if (ret == 0)
+				ret = core_error_set(err, -EBADMSG, "'%s': empty input", r->name);
+		} else {
+			ret = core_jsonl_reader_new_fn(&r->jsonl, src_read, r, r->name, err);
+		}
+		if (ret < 0) {
+			r->format = 3;	/* failed: every later call fails too */
+			return ret;
 		}
 	}
+	if (r->format == 3)
+		return core_error_set(err, -EBADMSG, "'%s': not an rlprof trace", r->name);
 	ret = r->format == 1 ? read_csv(r, ev, err) : read_jsonl(r, ev, err);
 	if (ret == -ENOMEM)
 		core_error_set(err, -ENOMEM, "out of memory reading '%s'", r->name);
+	else if (ret < 0 && r->tee_errno)
+		core_error_errno(err, r->tee_errno, "copying '%s' to a temporary file", r->name);
 	return ret;
 }

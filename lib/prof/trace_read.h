@@ -15,9 +15,10 @@
  *	prof_trace_reader_free(r);
  *
  * CSV: the header row names the columns (any order; the 13 of
- * PROF_TRACE_HEADER are expected, unknown ones are ignored).  Rows without
- * quotes take a fast path that splits in place; rows with quotes get full
- * RFC 4180 treatment (doubled quotes, commas and newlines inside quotes).
+ * PROF_TRACE_HEADER are expected, unknown ones are ignored).  CSV is read
+ * with core_csv_reader and JSON Lines with core_jsonl_reader, by their
+ * rules (core/csv.h, core/json.h); a record they reject is a malformed row
+ * (a truncated one when the input ends inside it).
  *
  * Bad rows are "problems", sorted into the classes of enum prof_problem.
  * Without PROF_READ_STRICT a bad row is counted and skipped (an unmatched
@@ -26,8 +27,9 @@
  * prof_trace_problems() gives the counts and the first message of each
  * class, so that a program reports each class once.
  *
- * Memory: the read buffer (it grows to the longest record) and the string
- * table (distinct strings only).  The reader does not own `fp`.
+ * Memory: the CSV or JSON Lines reader's buffer (it grows to the longest
+ * record) and the string table (distinct strings only).  The reader does
+ * not own `fp`.
  */
 #ifndef PROF_TRACE_READ_H
 #define PROF_TRACE_READ_H

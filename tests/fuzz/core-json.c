@@ -1,5 +1,9 @@
-/* libFuzzer target: JSON Lines reading never crashes or leaks, and every
- * error names a line. */
+/*
+ * libFuzzer target: JSON Lines reading never crashes or leaks, every error
+ * names a line, and reading in one piece or a few bytes at a time (with
+ * EAGAINs, under a small line bound) gives the same values and errors.
+ */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,24 +12,75 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+struct feed {
+	const unsigned char *p;
+	size_t len, off, step;
+	int again;
+};
+
+static ssize_t feed_read(void *ctx, char *buf, size_t n)
+{
+	struct feed *f = ctx;
+
+	if ((f->again = !f->again))
+		return -EAGAIN;
+	if (n > f->step)
+		n = f->step;
+	if (n > f->len - f->off)
+		n = f->len - f->off;
+	memcpy(buf, f->p + f->off, n);
+	f->off += n;
+	return (ssize_t)n;
+}
+
+static char *digest(const unsigned char *data, size_t size, size_t step)
 {
 	struct core_error err = CORE_ERROR_INIT;
+	struct feed f = { data, size, 0, step, 0 };
+	FILE *in = step ? NULL : fmemopen((void *)data, size, "r");
 	struct core_jsonl_reader *r;
+	char *d = NULL, *s;
+	size_t dlen = 0;
+	FILE *o = open_memstream(&d, &dlen);
 	json_t *v;
-	FILE *in;
 	int ret;
+
+	if ((step ? core_jsonl_reader_new_fn(&r, feed_read, &f, "fuzz", &err) :
+	     core_jsonl_reader_new(&r, in, "fuzz", &err)) < 0)
+		abort();
+	core_jsonl_set_max(r, 64);
+	while ((ret = core_jsonl_read(r, &v, &err)) != 0) {
+		if (ret == -EAGAIN)
+			continue;
+		if (ret < 0) {
+			if ((ret != -EBADMSG && ret != -EMSGSIZE) || err.line < 1)
+				abort();
+			fprintf(o, "E%ld %s\n", err.line, err.msg);
+			continue;
+		}
+		s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		fprintf(o, "%ld%s:%s\n", core_jsonl_line(r), core_jsonl_torn(r) ? "!" : "", s);
+		free(s);
+		json_decref(v);
+	}
+	core_jsonl_reader_free(r);
+	if (in)
+		fclose(in);
+	fclose(o);
+	return d;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	char *whole, *pieces;
 
 	if (size == 0)
 		return 0;
-	in = fmemopen((void *)data, size, "r");
-	if (core_jsonl_reader_new(&r, in, "fuzz", &err) < 0)
+	whole = digest(data, size, 0);
+	pieces = digest(data, size, 1 + data[0] % 7);
+	if (strcmp(whole, pieces))
 		abort();
-	while ((ret = core_jsonl_read(r, &v, &err)) > 0)
-		json_decref(v);
-	if (ret < 0 && err.line < 1)
-		abort();
-	core_jsonl_reader_free(r);
-	fclose(in);
+	free(whole);
+	free(pieces);
 	return 0;
 }

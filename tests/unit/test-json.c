@@ -46,45 +46,160 @@ static void test_file(void)
 		"a missing file names the system error: %s", err.msg);
 }
 
-static int read_lines(const char *text, long *lines, int *nvals,
-		      struct core_error *err)
-{
-	FILE *in = fmemopen((void *)text, strlen(text), "r");
-	struct core_jsonl_reader *r;
-	json_t *v;
-	int ret;
+struct feed {
+	const char *p;
+	size_t len, off, step;
+	int again;
+};
 
-	*nvals = 0;
-	core_jsonl_reader_new(&r, in, "t.jsonl", err);
-	while ((ret = core_jsonl_read(r, &v, err)) > 0) {
-		lines[(*nvals)++] = core_jsonl_line(r);
+/* `step` bytes per read, EAGAIN every other call. */
+static ssize_t feed_read(void *ctx, char *buf, size_t n)
+{
+	struct feed *f = ctx;
+
+	if ((f->again = !f->again))
+		return -EAGAIN;
+	if (n > f->step)
+		n = f->step;
+	if (n > f->len - f->off)
+		n = f->len - f->off;
+	memcpy(buf, f->p + f->off, n);
+	f->off += n;
+	return (ssize_t)n;
+}
+
+/*
+ * Read all values of `text` (from a FILE when step is 0, else `step` bytes
+ * per read); returns "line:value" per value, "line!" after a torn one, and
+ * "E<line>" per error (reading goes on).  *ret: the last error, or 0.
+ */
+static char *read_step(const char *text, size_t step, size_t max, int *ret,
+		       struct core_error *err)
+{
+	FILE *in = step ? NULL : fmemopen((void *)text, strlen(text), "r");
+	struct feed f = { text, strlen(text), 0, step, 0 };
+	struct core_jsonl_reader *r;
+	char *out = NULL, *s;
+	size_t outlen = 0;
+	FILE *o = open_memstream(&out, &outlen);
+	json_t *v;
+	int last = 0;
+
+	if (step)
+		core_jsonl_reader_new_fn(&r, feed_read, &f, "t.jsonl", err);
+	else
+		core_jsonl_reader_new(&r, in, "t.jsonl", err);
+	if (max)
+		core_jsonl_set_max(r, max);
+	while ((*ret = core_jsonl_read(r, &v, err)) != 0) {
+		if (*ret == -EAGAIN)
+			continue;
+		if (*ret < 0) {
+			fprintf(o, "E%ld\n", err->line);
+			last = *ret;
+			if (*ret != -EBADMSG && *ret != -EMSGSIZE)
+				break;
+			continue;
+		}
+		s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		fprintf(o, "%ld:%s%s\n", core_jsonl_line(r), s, core_jsonl_torn(r) ? "!" : "");
+		free(s);
 		json_decref(v);
 	}
+	*ret = last;
 	core_jsonl_reader_free(r);
-	fclose(in);
-	return ret;
+	fclose(o);
+	if (in)
+		fclose(in);
+	return out;
+}
+
+static void check_lines(const char *text, size_t max, const char *want, const char *what)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	static const size_t steps[] = { 0, 1, 7 };
+	size_t i;
+	int ret;
+
+	for (i = 0; i < 3; i++) {
+		char *got = read_step(text, steps[i], max, &ret, &err);
+
+		if (!TEST_OK(got && !strcmp(got, want), "%s (%zu bytes per read)", what, steps[i]))
+			fprintf(stderr, "# got:\n%s# want:\n%s", got, want);
+		free(got);
+	}
 }
 
 static void test_lines(void)
 {
 	struct core_error err = CORE_ERROR_INIT;
-	long lines[8];
-	int n, ret;
+	char *got, big[300];
+	int ret;
 
-	ret = read_lines("{\"a\":1}\n\n  \n[2]\n\"s\"", lines, &n, &err);
-	TEST_EQ_LONG(ret, 0, "JSON Lines read to the end");
-	TEST_EQ_LONG(n, 3, "blank lines skipped");
-	TEST_OK(lines[0] == 1 && lines[1] == 4 && lines[2] == 5,
-		"values report their line numbers");
+	check_lines("{\"a\":1}\n\n  \n[2]\n\"s\"", 0,
+		    "1:{\"a\":1}\n4:[2]\n5:\"s\"!\n",
+		    "blank lines skipped and counted; the last line needs no LF");
+	check_lines("{\"a\":1}\r\n \t\r\n3\r\n", 0, "1:{\"a\":1}\n3:3\n",
+		    "CRLF lines; CR and tabs are blank");
+	check_lines("{\"k\":1,\"k\":2}\n", 0, "1:{\"k\":2}\n", "a repeated key keeps its last value");
+	check_lines("1\n{\"b\":\n3\n{\"c\"", 0, "1:1\nE2\n3:3\nE4\n",
+		    "bad lines are errors with their numbers, and reading goes on");
 
-	ret = read_lines("{\"a\":1}\n{\"b\":\n", lines, &n, &err);
+	got = read_step("{\"a\":1}\n{\"b\":\n", 0, 0, &ret, &err);
 	TEST_EQ_LONG(ret, -EBADMSG, "a broken line fails");
 	TEST_EQ_LONG(err.line, 2, "broken line number");
-	TEST_OK(strstr(err.msg, "invalid JSON") != NULL, "message: %s", err.msg);
+	TEST_OK(strstr(err.msg, "'t.jsonl': line 2: invalid JSON") != NULL, "message: %s", err.msg);
+	free(got);
 
-	ret = read_lines("{\"a\":1}\n{\"b\":", lines, &n, &err);
-	TEST_OK(ret == -EBADMSG && strstr(err.msg, "truncated"),
-		"a torn last line is called truncated: %s", err.msg);
+	got = read_step("{\"a\":1}\n{\"b\":", 0, 0, &ret, &err);
+	TEST_OK(ret == -EBADMSG && strstr(err.msg, "line 2: truncated JSON"),
+		"a torn last line that does not parse is truncated: %s", err.msg);
+	free(got);
+
+	/* The size bound, below and above the read chunk. */
+	memset(big, 'x', sizeof(big));
+	memcpy(big, "[\"", 2);
+	memcpy(big + 20, "\"]\n[1]\n", 8);
+	check_lines(big, 10, "E1\n2:[1]\n", "a line over the bound is an error, then reading goes on");
+	check_lines(big, 22, "1:[\"xxxxxxxxxxxxxxxxxx\"]\n2:[1]\n", "a line at the bound is read");
+	{
+		size_t n = 200000;
+		char *huge = malloc(n + 8);
+
+		memset(huge, ' ', n);
+		memcpy(huge + n, "\n[7]\n", 6);
+		check_lines(huge, 1000, "E1\n2:[7]\n", "a 200 kB line over a 1000-byte bound");
+		got = read_step(huge, 0, 0, &ret, &err);
+		TEST_EQ_STR(got, "2:[7]\n", "a 200 kB blank line within the default bound");
+		free(got);
+		free(huge);
+	}
+}
+
+static void test_line_api(void)
+{
+	static const char text[] = "a\n\nbc\r\nd";
+	struct core_error err = CORE_ERROR_INIT;
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	struct core_jsonl_reader *r;
+	char *line;
+	size_t len;
+	long offs[4], nums[4];
+	int n = 0, torn = 0, ret;
+
+	core_jsonl_reader_new(&r, in, "t", &err);
+	while (n < 4 && (ret = core_jsonl_read_line(r, &line, &len, &err)) > 0) {
+		offs[n] = (long)core_jsonl_offset(r);
+		nums[n++] = core_jsonl_line(r);
+		torn = core_jsonl_torn(r);
+		TEST_EQ_LONG(strlen(line), len, "lines are NUL-terminated");
+	}
+	TEST_EQ_LONG(n, 4, "read_line returns blank lines too");
+	TEST_OK(offs[0] == 2 && offs[1] == 3 && offs[2] == 7 && offs[3] == 8,
+		"offsets after each line: %ld %ld %ld %ld", offs[0], offs[1], offs[2], offs[3]);
+	TEST_OK(nums[0] == 1 && nums[3] == 4 && torn, "numbers, and the last line is torn");
+	core_jsonl_reader_free(r);
+	fclose(in);
 }
 
 static void test_write(void)
@@ -108,6 +223,7 @@ int main(void)
 	test_document();
 	test_file();
 	test_lines();
+	test_line_api();
 	test_write();
 	return test_done();
 }
