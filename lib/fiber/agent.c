@@ -32,7 +32,7 @@ struct agent {
 	const struct fiber_agent_opts *o;
 	int sock, cin, cout;
 	pid_t child;
-	struct fiber_buf sin, sout, to_child, from_child;
+	struct core_buf sin, sout, to_child, from_child;
 	uint64_t *fifo;		/* tasks sent to the command, oldest first */
 	size_t fifo_head, fifo_n, fifo_cap;
 	int stopping;
@@ -54,7 +54,7 @@ static int read_frame(struct agent *a, size_t max, struct fiber_frame *f)
 		left = (int)((deadline - core_clock_mono_ns()) / 1000000);
 		if (left <= 0 || poll(&p, 1, left) <= 0)
 			return -ETIMEDOUT;
-		n = fiber_buf_read_fd(&a->sin, a->sock, 4096);
+		n = core_buf_read_fd(&a->sin, a->sock, 4096);
 		if (n == 0)
 			return -ECONNRESET;
 		if (n < 0 && n != -EAGAIN)
@@ -64,13 +64,13 @@ static int read_frame(struct agent *a, size_t max, struct fiber_frame *f)
 
 static int send_all(struct agent *a)
 {
-	while (fiber_buf_pending(&a->sout) > 0) {
+	while (core_buf_pending(&a->sout) > 0) {
 		struct pollfd p = { a->sock, POLLOUT, 0 };
-		ssize_t n = fiber_buf_write_fd(&a->sout, a->sock);
+		ssize_t n = core_buf_write_fd(&a->sout, a->sock);
 
 		if (n < 0)
 			return (int)n;
-		if (fiber_buf_pending(&a->sout) > 0 && poll(&p, 1, HANDSHAKE_MS) <= 0)
+		if (core_buf_pending(&a->sout) > 0 && poll(&p, 1, HANDSHAKE_MS) <= 0)
 			return -ETIMEDOUT;
 	}
 	return 0;
@@ -237,11 +237,11 @@ static int relay_results(struct agent *a, struct core_error *err)
 {
 	for (;;) {
 		char *start = a->from_child.data + a->from_child.off;
-		char *nl = memchr(start, '\n', fiber_buf_pending(&a->from_child));
+		char *nl = memchr(start, '\n', core_buf_pending(&a->from_child));
 		size_t len;
 
 		if (!nl) {
-			if (fiber_buf_pending(&a->from_child) > a->o->frame_max)
+			if (core_buf_pending(&a->from_child) > a->o->frame_max)
 				return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
 						      a->o->frame_max);
 			return 0;
@@ -257,7 +257,7 @@ static int relay_results(struct agent *a, struct core_error *err)
 			return core_error_set(err, -ENOMEM, "out of memory");
 		a->fifo_head = (a->fifo_head + 1) % a->fifo_cap;
 		a->fifo_n--;
-		fiber_buf_consume(&a->from_child, len + 1);
+		core_buf_consume(&a->from_child, len + 1);
 	}
 }
 
@@ -273,8 +273,8 @@ static int take_frames(struct agent *a, struct core_error *err)
 		} else if (f.type == FIBER_TASK && !a->stopping) {
 			if (memchr(f.body, '\n', f.len))
 				return core_error_set(err, -EPROTO, "task with a newline");
-			if (fiber_buf_append(&a->to_child, f.body, f.len) < 0 ||
-			    fiber_buf_append(&a->to_child, "\n", 1) < 0 || fifo_push(a, f.seq) < 0)
+			if (core_buf_append(&a->to_child, f.body, f.len) < 0 ||
+			    core_buf_append(&a->to_child, "\n", 1) < 0 || fifo_push(a, f.seq) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
 		} else {
 			return core_error_set(err, -EPROTO, "unexpected frame type %d", f.type);
@@ -295,15 +295,15 @@ static int relay(struct agent *a, struct core_error *err)
 		int np = 0, ret, isock, icout, icin = -1, iwatch = -1;
 		ssize_t n;
 
-		if (a->stopping && a->cin >= 0 && fiber_buf_pending(&a->to_child) == 0) {
+		if (a->stopping && a->cin >= 0 && core_buf_pending(&a->to_child) == 0) {
 			close(a->cin);
 			a->cin = -1;
 		}
 		isock = np;
-		p[np++] = (struct pollfd){ a->sock, POLLIN | (fiber_buf_pending(&a->sout) ? POLLOUT : 0), 0 };
+		p[np++] = (struct pollfd){ a->sock, POLLIN | (core_buf_pending(&a->sout) ? POLLOUT : 0), 0 };
 		icout = np;
 		p[np++] = (struct pollfd){ a->cout, POLLIN, 0 };
-		if (a->cin >= 0 && fiber_buf_pending(&a->to_child)) {
+		if (a->cin >= 0 && core_buf_pending(&a->to_child)) {
 			icin = np;
 			p[np++] = (struct pollfd){ a->cin, POLLOUT, 0 };
 		}
@@ -326,14 +326,14 @@ static int relay(struct agent *a, struct core_error *err)
 			}
 		}
 		if (p[isock].revents & POLLOUT) {
-			n = fiber_buf_write_fd(&a->sout, a->sock);
+			n = core_buf_write_fd(&a->sout, a->sock);
 			if (n < 0) {
 				end_child(a, SIGTERM);
 				return core_error_errno(err, (int)-n, "connection to the master");
 			}
 		}
 		if (p[isock].revents & (POLLIN | POLLHUP | POLLERR)) {
-			n = fiber_buf_read_fd(&a->sin, a->sock, 65536);
+			n = core_buf_read_fd(&a->sin, a->sock, 65536);
 			if (n == 0 || (n < 0 && n != -EAGAIN)) {
 				end_child(a, SIGTERM);
 				return core_error_set(err, -ECONNRESET, "the master went away");
@@ -345,7 +345,7 @@ static int relay(struct agent *a, struct core_error *err)
 			}
 		}
 		if (icin >= 0 && p[icin].revents) {
-			n = fiber_buf_write_fd(&a->to_child, a->cin);
+			n = core_buf_write_fd(&a->to_child, a->cin);
 			if (n < 0) {	/* the command closed its input: it will exit */
 				close(a->cin);
 				a->cin = -1;
@@ -353,7 +353,7 @@ static int relay(struct agent *a, struct core_error *err)
 			}
 		}
 		if (p[icout].revents) {
-			n = fiber_buf_read_fd(&a->from_child, a->cout, 65536);
+			n = core_buf_read_fd(&a->from_child, a->cout, 65536);
 			if (n > 0 || n == -EAGAIN) {
 				ret = relay_results(a, err);
 				if (ret < 0) {
@@ -370,8 +370,8 @@ static int relay(struct agent *a, struct core_error *err)
 				return finish(a, status ? status : 1, 'N', why), 1;
 			}
 		}
-		if (fiber_buf_pending(&a->sout) > 0) {
-			n = fiber_buf_write_fd(&a->sout, a->sock);
+		if (core_buf_pending(&a->sout) > 0) {
+			n = core_buf_write_fd(&a->sout, a->sock);
 			if (n < 0) {
 				end_child(a, SIGTERM);
 				return core_error_errno(err, (int)-n, "connection to the master");
@@ -418,10 +418,10 @@ out:
 	if (a.cout >= 0)
 		close(a.cout);
 	close(a.sock);
-	fiber_buf_release(&a.sin);
-	fiber_buf_release(&a.sout);
-	fiber_buf_release(&a.to_child);
-	fiber_buf_release(&a.from_child);
+	core_buf_release(&a.sin);
+	core_buf_release(&a.sout);
+	core_buf_release(&a.to_child);
+	core_buf_release(&a.from_child);
 	free(a.fifo);
 	return status;
 }

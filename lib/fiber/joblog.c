@@ -13,20 +13,20 @@
 static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
 		struct core_error *err)
 {
-	struct fiber_buf b = FIBER_BUF_INIT;
+	struct core_buf b = CORE_BUF_INIT;
 	long lineno = 0;
 	ssize_t n;
 	int ret = 0;
 
 	*good = 0;
-	while ((n = fiber_buf_read_fd(&b, j->fd, 1 << 16)) > 0)
+	while ((n = core_buf_read_fd(&b, j->fd, 1 << 16)) > 0)
 		;
 	if (n < 0) {
 		ret = core_error_errno(err, (int)-n, "cannot read '%s'", j->path);
 		goto out;
 	}
-	while (fiber_buf_pending(&b) > 0) {
-		char *start = b.data + b.off, *nl = memchr(start, '\n', fiber_buf_pending(&b));
+	while (core_buf_pending(&b) > 0) {
+		char *start = b.data + b.off, *nl = memchr(start, '\n', core_buf_pending(&b));
 		json_error_t jerr;
 		json_t *v, *id;
 		char *key;
@@ -54,11 +54,11 @@ static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
 			goto out;
 		}
 		ret = 0;
-		fiber_buf_consume(&b, (size_t)(nl + 1 - start));
+		core_buf_consume(&b, (size_t)(nl + 1 - start));
 		*good = (off_t)(nl + 1 - b.data);
 	}
 out:
-	fiber_buf_release(&b);
+	core_buf_release(&b);
 	return ret;
 }
 
@@ -93,18 +93,18 @@ int fiber_joblog_open(struct fiber_joblog *j, const char *path, int resume,
 
 int fiber_joblog_add(struct fiber_joblog *j, const char *rec, size_t len)
 {
-	if (fiber_buf_append(&j->pending, rec, len) < 0 ||
-	    fiber_buf_append(&j->pending, "\n", 1) < 0)
+	if (core_buf_append(&j->pending, rec, len) < 0 ||
+	    core_buf_append(&j->pending, "\n", 1) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
 int fiber_joblog_commit(struct fiber_joblog *j, struct core_error *err)
 {
-	if (j->fd < 0 || fiber_buf_pending(&j->pending) == 0)
+	if (j->fd < 0 || core_buf_pending(&j->pending) == 0)
 		return 0;
-	while (fiber_buf_pending(&j->pending) > 0) {
-		ssize_t n = fiber_buf_write_fd(&j->pending, j->fd);
+	while (core_buf_pending(&j->pending) > 0) {
+		ssize_t n = core_buf_write_fd(&j->pending, j->fd);
 
 		if (n < 0)
 			return core_error_errno(err, (int)-n, "cannot write '%s'", j->path);
@@ -121,5 +121,5 @@ void fiber_joblog_release(struct fiber_joblog *j)
 	j->fd = -1;
 	free(j->path);
 	j->path = NULL;
-	fiber_buf_release(&j->pending);
+	core_buf_release(&j->pending);
 }

@@ -22,10 +22,10 @@
 struct fiber_joblog {
 	int fd;
 	char *path;
-	struct fiber_buf pending;	/* records not yet written */
+	struct core_buf pending;	/* records not yet written */
 };
 
-#define FIBER_JOBLOG_INIT { -1, NULL, FIBER_BUF_INIT }
+#define FIBER_JOBLOG_INIT { -1, NULL, CORE_BUF_INIT }
 
 int fiber_joblog_open(struct fiber_joblog *j, const char *path, int resume,
 		      struct fiber_idmap *done, struct core_error *err);

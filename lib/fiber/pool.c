@@ -53,7 +53,7 @@ struct conn {
 	uint64_t token;
 	uint8_t nonce_w[FIBER_NONCE_LEN], nonce_m[FIBER_NONCE_LEN];
 	int64_t deadline;
-	struct fiber_buf in, out;
+	struct core_buf in, out;
 	struct worker *w;
 	struct conn *next, *prev;	/* unattached connections */
 };
@@ -89,7 +89,7 @@ struct pool {
 	pid_t *kids;
 	size_t nkids, kids_cap;
 	/* input */
-	struct fiber_buf inbuf;
+	struct core_buf inbuf;
 	long lineno;
 	int in_eof, in_ready, in_poll;
 	struct fiber_taskq q;
@@ -295,7 +295,7 @@ static int take_line(struct pool *p, char *line, size_t len)
 /* Read what input is there and take its whole lines. */
 static int read_input(struct pool *p)
 {
-	ssize_t n = fiber_buf_read_fd(&p->inbuf, p->o->in_fd, 1 << 16);
+	ssize_t n = core_buf_read_fd(&p->inbuf, p->o->in_fd, 1 << 16);
 	char *start, *nl;
 
 	p->in_ready = p->in_poll ? 0 : 1;
@@ -305,11 +305,11 @@ static int read_input(struct pool *p)
 		return fail(p, core_error_errno(p->err, (int)-n, "cannot read '%s'", p->o->in_name));
 	if (n == 0)
 		p->in_eof = 1;
-	while (!p->stopping && fiber_buf_pending(&p->inbuf) > 0) {
+	while (!p->stopping && core_buf_pending(&p->inbuf) > 0) {
 		start = p->inbuf.data + p->inbuf.off;
-		nl = memchr(start, '\n', fiber_buf_pending(&p->inbuf));
+		nl = memchr(start, '\n', core_buf_pending(&p->inbuf));
 		if (!nl && !p->in_eof) {
-			if (fiber_buf_pending(&p->inbuf) > p->o->frame_max)
+			if (core_buf_pending(&p->inbuf) > p->o->frame_max)
 				return fail(p, core_error_set(p->err, -EMSGSIZE,
 							      "'%s': line %ld: task longer than %zu bytes",
 							      p->o->in_name, p->lineno + 1, p->o->frame_max));
@@ -322,7 +322,7 @@ static int read_input(struct pool *p)
 						      "'%s': line %ld: task longer than %zu bytes",
 						      p->o->in_name, p->lineno + 1, p->o->frame_max));
 		take_line(p, start, (size_t)(nl - start));
-		fiber_buf_consume(&p->inbuf, (size_t)(nl - start) + (nl < p->inbuf.data + p->inbuf.len));
+		core_buf_consume(&p->inbuf, (size_t)(nl - start) + (nl < p->inbuf.data + p->inbuf.len));
 	}
 	if (p->in_eof && p->in_poll) {
 		epoll_ctl(p->ep, EPOLL_CTL_DEL, p->o->in_fd, NULL);
@@ -384,8 +384,8 @@ static void conn_close(struct pool *p, struct conn *c)
 		pending_unlink(p, c);
 	epoll_ctl(p->ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
-	fiber_buf_release(&c->in);
-	fiber_buf_release(&c->out);
+	core_buf_release(&c->in);
+	core_buf_release(&c->out);
 	if (c->w)
 		c->w->c = NULL;
 	free(c);
@@ -393,8 +393,8 @@ static void conn_close(struct pool *p, struct conn *c)
 
 static int conn_flush(struct pool *p, struct conn *c)
 {
-	ssize_t n = fiber_buf_write_fd(&c->out, c->fd);
-	int want = fiber_buf_pending(&c->out) > 0;
+	ssize_t n = core_buf_write_fd(&c->out, c->fd);
+	int want = core_buf_pending(&c->out) > 0;
 
 	if (n < 0)
 		return (int)n;
@@ -639,7 +639,7 @@ static void conn_handshake(struct pool *p, struct conn *c)
 			fiber_frame_put(&c->out, FIBER_WELCOME, (uint64_t)w->index, NULL, 0);
 			if (conn_flush(p, c) < 0)
 				worker_lost(p, w, "connection failed", 0);
-			else if (fiber_buf_pending(&c->in) > 0)
+			else if (core_buf_pending(&c->in) > 0)
 				worker_frames(p, w);
 			return;
 		}
@@ -668,7 +668,7 @@ static void conn_event(struct pool *p, struct conn *c, uint32_t events)
 	}
 	if (!(events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
 		return;
-	n = fiber_buf_read_fd(&c->in, c->fd, c->stage < 2 ? FIBER_AUTH_FRAME_MAX : 1 << 16);
+	n = core_buf_read_fd(&c->in, c->fd, c->stage < 2 ? FIBER_AUTH_FRAME_MAX : 1 << 16);
 	if (n == -EAGAIN)
 		return;
 	if (n > 0) {
@@ -1021,7 +1021,7 @@ static void teardown(struct pool *p)
 	free(p->w);
 	free(p->done);
 	free(p->kids);
-	fiber_buf_release(&p->inbuf);
+	core_buf_release(&p->inbuf);
 	fiber_idmap_release(&p->seen);
 	fiber_idmap_release(&p->logged);
 	fiber_joblog_release(&p->jl);

@@ -133,7 +133,7 @@ static void test_handshake(void)
 
 static void test_frames(void)
 {
-	struct fiber_buf b = FIBER_BUF_INIT;
+	struct core_buf b = CORE_BUF_INIT;
 	struct fiber_frame f;
 	char big[100];
 	int i;
@@ -141,7 +141,7 @@ static void test_frames(void)
 	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 0, "empty buffer: no frame");
 	fiber_frame_put(&b, FIBER_TASK, 42, "hello", 5);
 	fiber_frame_put(&b, FIBER_RESULT, 43, "", 0);
-	TEST_EQ_LONG(fiber_buf_pending(&b), 13 + 5 + 13, "frame sizes");
+	TEST_EQ_LONG(core_buf_pending(&b), 13 + 5 + 13, "frame sizes");
 	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 1, "first frame");
 	TEST_OK(f.type == FIBER_TASK && f.seq == 42 && f.len == 5 && memcmp(f.body, "hello", 5) == 0,
 		"first frame fields");
@@ -150,42 +150,42 @@ static void test_frames(void)
 	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 0, "nothing more");
 	/* Partial frames wait for the rest, byte by byte. */
 	{
-		struct fiber_buf whole = FIBER_BUF_INIT, part = FIBER_BUF_INIT;
+		struct core_buf whole = CORE_BUF_INIT, part = CORE_BUF_INIT;
 		size_t k;
 		int got = 0;
 
 		fiber_frame_put(&whole, FIBER_EXIT, 9, "abcdef", 6);
 		for (k = 0; k < whole.len; k++) {
-			fiber_buf_append(&part, whole.data + k, 1);
+			core_buf_append(&part, whole.data + k, 1);
 			got += fiber_frame_next(&part, 100, &f) == 1;
 			if (k + 1 < whole.len && got)
 				break;
 		}
 		TEST_OK(got == 1 && f.len == 6 && f.seq == 9, "frame complete only with its last byte");
-		fiber_buf_release(&whole);
-		fiber_buf_release(&part);
+		core_buf_release(&whole);
+		core_buf_release(&part);
 	}
 	/* Bounds: a length above the limit is refused before its body comes. */
 	memset(big, 'x', sizeof(big));
 	fiber_frame_put(&b, FIBER_TASK, 1, big, sizeof(big));
 	b.len = b.off + 13;	/* only the header has arrived */
 	TEST_EQ_LONG(fiber_frame_next(&b, 50, &f), -EPROTO, "too long: refused from the header");
-	fiber_buf_release(&b);
+	core_buf_release(&b);
 	{
 		uint8_t bad[13] = { 0, 0, 0, 5, FIBER_TASK };
 
-		fiber_buf_append(&b, bad, sizeof(bad));
+		core_buf_append(&b, bad, sizeof(bad));
 		TEST_EQ_LONG(fiber_frame_next(&b, 50, &f), -EPROTO, "length below the header: refused");
-		fiber_buf_release(&b);
+		core_buf_release(&b);
 		bad[3] = 9;
 		bad[4] = 0;
-		fiber_buf_append(&b, bad, sizeof(bad));
+		core_buf_append(&b, bad, sizeof(bad));
 		TEST_EQ_LONG(fiber_frame_next(&b, 50, &f), -EPROTO, "type 0: refused");
-		fiber_buf_release(&b);
+		core_buf_release(&b);
 		bad[4] = FIBER_FRAME_TYPE_MAX + 1;
-		fiber_buf_append(&b, bad, sizeof(bad));
+		core_buf_append(&b, bad, sizeof(bad));
 		TEST_EQ_LONG(fiber_frame_next(&b, 50, &f), -EPROTO, "unknown type: refused");
-		fiber_buf_release(&b);
+		core_buf_release(&b);
 	}
 	/* Many frames through one buffer: compaction keeps them intact. */
 	for (i = 0; i < 1000; i++) {
@@ -210,7 +210,7 @@ static void test_frames(void)
 		}
 	}
 	TEST_OK(i == 1000, "1000 frames through one buffer");
-	fiber_buf_release(&b);
+	core_buf_release(&b);
 }
 
 static void test_hosts(void)
