@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 /* Read the records of fd into done; *good gets the length of whole records. */
-static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
+static int load(struct fiber_joblog *j, struct core_map *done, off_t *good,
 		struct core_error *err)
 {
 	struct core_buf b = CORE_BUF_INIT;
@@ -27,6 +27,7 @@ static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
 	}
 	while (core_buf_pending(&b) > 0) {
 		char *start = b.data + b.off, *nl = memchr(start, '\n', core_buf_pending(&b));
+		struct core_map_entry *e;
 		json_error_t jerr;
 		json_t *v, *id;
 		char *key;
@@ -46,9 +47,11 @@ static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
 						  "'%s': not a result record", j->path);
 			goto out;
 		}
-		ret = fiber_idmap_add(done, key, start);
+		ret = core_map_put(done, key, strlen(key), &e);
 		free(key);
 		json_decref(v);
+		if (ret == 1 && !(e->value.p = strdup(start)))
+			ret = -ENOMEM;
 		if (ret < 0) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");
 			goto out;
@@ -63,7 +66,7 @@ out:
 }
 
 int fiber_joblog_open(struct fiber_joblog *j, const char *path, int resume,
-		      struct fiber_idmap *done, struct core_error *err)
+		      struct core_map *done, struct core_error *err)
 {
 	struct stat st;
 	off_t good;

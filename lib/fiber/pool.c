@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/map.h"
 #include "fiber/joblog.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
@@ -95,7 +96,7 @@ struct pool {
 	struct fiber_taskq q;
 	uint64_t *done;
 	size_t ndone, done_cap;
-	struct fiber_idmap seen, logged;
+	struct core_map seen, logged;
 	struct fiber_joblog jl;
 	int stopping, draining, failed;
 	int backlog;		/* workers still waiting to be started */
@@ -216,7 +217,7 @@ static int emit(struct pool *p)
 /* One input line: a new task (or an old record with --resume). */
 static int take_line(struct pool *p, char *line, size_t len)
 {
-	struct fiber_idmap_entry *e;
+	struct core_map_entry *e;
 	json_t *v = NULL, *id = NULL;
 	struct fiber_task *t;
 	char *key = NULL;
@@ -246,7 +247,7 @@ static int take_line(struct pool *p, char *line, size_t len)
 		core_error_prefix(p->err, "'%s': line %ld: ", p->o->in_name, p->lineno);
 		return fail(p, ret);
 	}
-	ret = fiber_idmap_add(&p->seen, key, NULL);
+	ret = core_map_put(&p->seen, key, strlen(key), &e);
 	if (ret <= 0) {
 		char *s = json_dumps(id, JSON_ENCODE_ANY);
 
@@ -267,10 +268,10 @@ static int take_line(struct pool *p, char *line, size_t len)
 	}
 	t->id = id;
 	p->st->tasks++;
-	e = fiber_idmap_find(&p->logged, key);
+	e = core_map_find(&p->logged, key, strlen(key));
 	free(key);
-	if (e && e->value) {
-		json_t *rec = json_loads(e->value, 0, NULL);
+	if (e && e->value.p) {
+		json_t *rec = json_loads(e->value.p, 0, NULL);
 		const char *status = json_string_value(json_object_get(rec, "status"));
 
 		if (status && strcmp(status, "ok") == 0)
@@ -279,8 +280,8 @@ static int take_line(struct pool *p, char *line, size_t len)
 			p->st->failed++;
 		json_decref(rec);
 		p->st->resumed++;
-		t->record = e->value;
-		e->value = NULL;
+		t->record = e->value.p;
+		e->value.p = NULL;
 		return task_done(p, t);
 	}
 	t->line = malloc(len + 1);
@@ -1022,8 +1023,8 @@ static void teardown(struct pool *p)
 	free(p->done);
 	free(p->kids);
 	core_buf_release(&p->inbuf);
-	fiber_idmap_release(&p->seen);
-	fiber_idmap_release(&p->logged);
+	core_map_release(&p->seen, NULL);
+	core_map_release(&p->logged, free);
 	fiber_joblog_release(&p->jl);
 	if (p->lfd >= 0)
 		close(p->lfd);

@@ -1,5 +1,6 @@
 #include "prof/trace_read.h"
 #include "core/grow.h"
+#include "core/map.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -9,7 +10,6 @@
 #include <string.h>
 
 #define READ_CHUNK (1 << 20)
-#define ARENA_BLOCK (1 << 16)
 
 enum col {
 	COL_KIND, COL_PID, COL_TID, COL_START, COL_END, COL_NAME, COL_CATEGORY,
@@ -22,14 +22,11 @@ static const char *const col_names[NCOL] = {
 	"domain", "device", "stream", "correlation", "value", "detail",
 };
 
+/* Interned strings: ids index str; map holds each string's id. */
 struct strtab {
-	char **str;		/* by id; str[0] = "" */
-	uint32_t *len;
-	uint32_t n, cap;
-	uint32_t *slot;		/* open addressing: id + 1, 0 = empty */
-	uint32_t nslot;
-	char **blocks;
-	size_t nblocks, used;	/* bytes used in the last block */
+	const char **str;	/* by id; str[0] = "" */
+	size_t n, cap;
+	struct core_map map;
 };
 
 struct meta {
@@ -77,112 +74,38 @@ const char *prof_problem_name(enum prof_problem p)
 	return (unsigned)p < PROF_PROB_COUNT ? problem_names[p] : "";
 }
 
-/* String table: FNV-1a, open addressing, strings in stable blocks. */
+/* String table. */
 
-static uint32_t hash(const char *s, size_t len)
+static int strtab_init(struct strtab *st)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-static char *arena_alloc(struct strtab *st, size_t n)
-{
-	char *b;
-
-	if (n > ARENA_BLOCK / 4 || !st->nblocks || st->used + n > ARENA_BLOCK) {
-		size_t sz = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
-		char **nb = realloc(st->blocks, (st->nblocks + 1) * sizeof(*nb));
-
-		if (!nb)
-			return NULL;
-		st->blocks = nb;
-		if (!(b = malloc(sz)))
-			return NULL;
-		if (n > ARENA_BLOCK / 4 && st->nblocks) {
-			/* Keep the partly used block last. */
-			nb[st->nblocks] = nb[st->nblocks - 1];
-			nb[st->nblocks - 1] = b;
-			st->nblocks++;
-			return b;
-		}
-		nb[st->nblocks++] = b;
-		st->used = 0;
-	}
-	b = st->blocks[st->nblocks - 1] + st->used;
-	st->used += n;
-	return b;
-}
-
-static int strtab_rehash(struct strtab *st)
-{
-	uint32_t n = st->nslot ? st->nslot * 2 : 1024, i;
-	uint32_t *slot = calloc(n, sizeof(*slot));
-
-	if (!slot)
+	if (CORE_GROW(st->str, st->cap, 1) < 0)
 		return -ENOMEM;
-	for (i = 1; i < st->n; i++) {
-		uint32_t h = hash(st->str[i], st->len[i]) & (n - 1);
-
-		while (slot[h])
-			h = (h + 1) & (n - 1);
-		slot[h] = i + 1;
-	}
-	free(st->slot);
-	st->slot = slot;
-	st->nslot = n;
+	st->str[0] = "";
+	st->n = 1;
 	return 0;
 }
 
 static uint32_t strtab_intern(struct strtab *st, const char *s, size_t len)
 {
-	uint32_t h, id;
-	char *copy;
+	struct core_map_entry *e;
+	int ret;
 
 	if (!len)
 		return 0;
-	if ((st->n + 1) * 2 > st->nslot && strtab_rehash(st) < 0)
+	if (CORE_GROW(st->str, st->cap, st->n + 1) < 0 || st->n > UINT32_MAX - 1)
 		return 0;
-	h = hash(s, len) & (st->nslot - 1);
-	while ((id = st->slot[h])) {
-		id--;
-		if (st->len[id] == len && !memcmp(st->str[id], s, len))
-			return id;
-		h = (h + 1) & (st->nslot - 1);
-	}
-	if (st->n == st->cap) {
-		size_t cap = st->cap;
-		size_t cap2 = st->cap;
-
-		if (core_grow((void **)&st->str, &cap, st->n + 1, sizeof(char *)) ||
-		    core_grow((void **)&st->len, &cap2, st->n + 1, sizeof(uint32_t)))
-			return 0;
-		st->cap = (uint32_t)(cap < cap2 ? cap : cap2);
-	}
-	if (!(copy = arena_alloc(st, len + 1)))
-		return 0;
-	memcpy(copy, s, len);
-	copy[len] = '\0';
-	id = st->n++;
-	st->str[id] = copy;
-	st->len[id] = (uint32_t)len;
-	st->slot[h] = id + 1;
-	return id;
+	ret = core_map_put(&st->map, s, len, &e);
+	if (ret <= 0)
+		return ret == 0 ? (uint32_t)e->value.u : 0;
+	e->value.u = st->n;
+	st->str[st->n] = e->key;
+	return (uint32_t)st->n++;
 }
 
 static void strtab_release(struct strtab *st)
 {
-	size_t i;
-
-	for (i = 0; i < st->nblocks; i++)
-		free(st->blocks[i]);
-	free(st->blocks);
+	core_map_release(&st->map, NULL);
 	free(st->str);
-	free(st->len);
-	free(st->slot);
 }
 
 /* Input. */
@@ -232,13 +155,10 @@ int prof_trace_reader_new2(struct prof_trace_reader **out, FILE *first,
 
 	*out = NULL;
 	if (!r || !(r->name = strdup(name)) || !(r->buf = malloc(READ_CHUNK)) ||
-	    !(r->st.str = malloc(sizeof(char *))) || !(r->st.len = malloc(sizeof(uint32_t)))) {
+	    strtab_init(&r->st) < 0) {
 		prof_trace_reader_free(r);
 		return core_error_set(err, -ENOMEM, "out of memory");
 	}
-	r->st.str[0] = (char *)"";
-	r->st.len[0] = 0;
-	r->st.n = r->st.cap = 1;
 	r->src[0] = first;
 	r->src[1] = fp;
 	r->flags = flags;

@@ -1,5 +1,5 @@
 /* lib/fiber internals: SHA-256 and HMAC vectors, frames and their bounds,
- * hosts files and placement, the id map, the joblog's torn-line recovery. */
+ * hosts files and placement, task ids, the joblog's torn-line recovery. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -255,11 +255,9 @@ static void test_hosts(void)
 
 static void test_ids(void)
 {
-	struct fiber_idmap m = FIBER_IDMAP_INIT;
 	struct core_error err = CORE_ERROR_INIT;
 	json_t *v, *id;
-	char *key, k[32];
-	int i, ok = 1;
+	char *key;
 
 	v = json_loads("{\"id\":\"a\",\"x\":1}", 0, NULL);
 	TEST_EQ_LONG(fiber_task_id(v, 5, &id, &key, &err), 0, "string id");
@@ -276,15 +274,16 @@ static void test_ids(void)
 	v = json_loads("{\"id\":1.5}", 0, NULL);
 	TEST_EQ_LONG(fiber_task_id(v, 5, &id, &key, &err), -EINVAL, "real id refused");
 	json_decref(v);
-	for (i = 0; i < 5000; i++) {
-		snprintf(k, sizeof(k), "i%d", i);
-		ok &= fiber_idmap_add(&m, k, i % 2 ? k : NULL) == 1;
-	}
-	TEST_OK(ok, "5000 keys added");
-	TEST_EQ_LONG(fiber_idmap_add(&m, "i77", NULL), 0, "duplicate key seen");
-	TEST_OK(fiber_idmap_find(&m, "i4999") && !fiber_idmap_find(&m, "i5000"), "lookups");
-	TEST_EQ_STR(fiber_idmap_find(&m, "i77")->value, "i77", "value kept");
-	fiber_idmap_release(&m);
+	v = json_integer(7);
+	id = json_string("7");
+	key = fiber_task_key(v);
+	TEST_EQ_STR(key, "i7", "integer key");
+	free(key);
+	key = fiber_task_key(id);
+	TEST_EQ_STR(key, "s7", "the string \"7\" is another id");
+	free(key);
+	json_decref(v);
+	json_decref(id);
 }
 
 static void test_taskq(void)
@@ -328,7 +327,7 @@ static void test_joblog(void)
 {
 	struct fiber_joblog j = FIBER_JOBLOG_INIT;
 	struct core_error err = CORE_ERROR_INIT;
-	struct fiber_idmap done = FIBER_IDMAP_INIT;
+	struct core_map done = CORE_MAP_INIT;
 	char path[512], buf[512];
 	int fd;
 	ssize_t n;
@@ -347,8 +346,10 @@ static void test_joblog(void)
 	fiber_joblog_release(&j);
 	TEST_EQ_LONG(fiber_joblog_open(&j, path, 1, &done, &err), 0, "resume opens it");
 	TEST_EQ_LONG(done.n, 2, "two whole records");
-	TEST_OK(fiber_idmap_find(&done, "i1") && fiber_idmap_find(&done, "sb"), "their ids");
-	TEST_OK(!fiber_idmap_find(&done, "i3"), "torn record ignored");
+	TEST_OK(core_map_find(&done, "i1", 2) && core_map_find(&done, "sb", 2), "their ids");
+	TEST_EQ_STR(core_map_find(&done, "sb", 2)->value.p, "{\"id\":\"b\",\"status\":\"failed\"}",
+		    "the record of an id");
+	TEST_OK(!core_map_find(&done, "i3", 2), "torn record ignored");
 	fiber_joblog_add(&j, "{\"id\":3,\"status\":\"ok\"}", 22);
 	TEST_EQ_LONG(fiber_joblog_commit(&j, &err), 0, "commit");
 	fiber_joblog_release(&j);
@@ -358,14 +359,14 @@ static void test_joblog(void)
 	buf[n > 0 ? n : 0] = '\0';
 	TEST_EQ_STR(buf, "{\"id\":1,\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"failed\"}\n{\"id\":3,\"status\":\"ok\"}\n",
 		    "torn end cut, new record appended whole");
-	fiber_idmap_release(&done);
+	core_map_release(&done, free);
 	fd = open(path, O_WRONLY | O_TRUNC);
 	n = write(fd, "nonsense\n{\"id\":1}\n", 18);
 	close(fd);
 	TEST_EQ_LONG(fiber_joblog_open(&j, path, 1, &done, &err), -EINVAL, "garbage in the middle refused");
 	TEST_EQ_LONG(err.line, 1, "at line 1");
 	fiber_joblog_release(&j);
-	fiber_idmap_release(&done);
+	core_map_release(&done, free);
 }
 
 int main(void)
