@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/ring.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
 #include "fiber/wire.h"
@@ -33,8 +34,7 @@ struct agent {
 	int sock, cin, cout;
 	pid_t child;
 	struct core_buf sin, sout, to_child, from_child;
-	uint64_t *fifo;		/* tasks sent to the command, oldest first */
-	size_t fifo_head, fifo_n, fifo_cap;
+	struct core_ring fifo;	/* tasks sent to the command, oldest first */
 	int stopping;
 	int reported;		/* an EXIT frame told the master why we end */
 };
@@ -170,25 +170,6 @@ out:
 	return ret;
 }
 
-static int fifo_push(struct agent *a, uint64_t seq)
-{
-	if (a->fifo_n == a->fifo_cap) {
-		size_t cap = a->fifo_cap ? 2 * a->fifo_cap : 16, i;
-		uint64_t *v = malloc(cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (i = 0; i < a->fifo_n; i++)
-			v[i] = a->fifo[(a->fifo_head + i) % a->fifo_cap];
-		free(a->fifo);
-		a->fifo = v;
-		a->fifo_cap = cap;
-		a->fifo_head = 0;
-	}
-	a->fifo[(a->fifo_head + a->fifo_n++) % a->fifo_cap] = seq;
-	return 0;
-}
-
 /* Kill the command: TERM, then KILL after a grace period.  Its status. */
 static int end_child(struct agent *a, int sig)
 {
@@ -250,13 +231,12 @@ static int relay_results(struct agent *a, struct core_error *err)
 		if (len > a->o->frame_max)
 			return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
 					      a->o->frame_max);
-		if (a->fifo_n == 0)
+		if (!core_ring_count(&a->fifo))
 			return core_error_set(err, -EPROTO, "worker wrote a line with no task: '%.*s'",
 					      (int)(len < 40 ? len : 40), start);
-		if (fiber_frame_put(&a->sout, FIBER_RESULT, a->fifo[a->fifo_head], start, len) < 0)
+		if (fiber_frame_put(&a->sout, FIBER_RESULT, core_ring_at(&a->fifo, 0), start, len) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
-		a->fifo_head = (a->fifo_head + 1) % a->fifo_cap;
-		a->fifo_n--;
+		core_ring_pop(&a->fifo);
 		core_buf_consume(&a->from_child, len + 1);
 	}
 }
@@ -274,7 +254,7 @@ static int take_frames(struct agent *a, struct core_error *err)
 			if (memchr(f.body, '\n', f.len))
 				return core_error_set(err, -EPROTO, "task with a newline");
 			if (core_buf_append(&a->to_child, f.body, f.len) < 0 ||
-			    core_buf_append(&a->to_child, "\n", 1) < 0 || fifo_push(a, f.seq) < 0)
+			    core_buf_append(&a->to_child, "\n", 1) < 0 || core_ring_push(&a->fifo, f.seq) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
 		} else {
 			return core_error_set(err, -EPROTO, "unexpected frame type %d", f.type);
@@ -422,6 +402,6 @@ out:
 	core_buf_release(&a.sout);
 	core_buf_release(&a.to_child);
 	core_buf_release(&a.from_child);
-	free(a.fifo);
+	core_ring_release(&a.fifo);
 	return status;
 }

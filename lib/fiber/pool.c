@@ -21,6 +21,7 @@
 
 #include "core/clock.h"
 #include "core/map.h"
+#include "core/ring.h"
 #include "fiber/joblog.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
@@ -67,8 +68,7 @@ struct worker {
 	struct conn *c;
 	const char *slot_host;		/* from the hosts file, or NULL */
 	char host[256];
-	uint64_t *fifo;
-	size_t fifo_head, fifo_n;
+	struct core_ring fifo;		/* tasks sent, oldest first */
 	int64_t head_start_ns, since_ns, retry_ns;
 	int fails;
 	char exit_kind;
@@ -487,8 +487,8 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 	/* SIGTERM: the agent takes its command's process group along. */
 	stop_proc(p, w, SIGTERM);
 	w->state = W_IDLE;
-	for (i = w->fifo_n; i-- > 0;) {
-		struct fiber_task *t = fiber_taskq_at(&p->q, w->fifo[(w->fifo_head + i) % (size_t)p->o->prefetch]);
+	for (i = core_ring_count(&w->fifo); i-- > 0;) {
+		struct fiber_task *t = fiber_taskq_at(&p->q, core_ring_at(&w->fifo, i));
 
 		t->state = FIBER_TASK_QUEUED;
 		if (i > 0) {
@@ -503,7 +503,7 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 			fiber_taskq_push(&p->q, t->seq, 1);
 		}
 	}
-	w->fifo_n = 0;
+	core_ring_clear(&w->fifo);
 	if (w->exit_kind == 'F') {
 		/* The worker command cannot run at all: no use going on. */
 		p->st->fatal_status = w->exit_status;
@@ -542,13 +542,12 @@ static int worker_frames(struct pool *p, struct worker *w)
 			json_t *res = NULL;
 			int64_t now = core_clock_mono_ns();
 
-			if (w->fifo_n == 0 || w->fifo[w->fifo_head] != f.seq) {
+			if (!core_ring_count(&w->fifo) || core_ring_at(&w->fifo, 0) != f.seq) {
 				worker_lost(p, w, "result for a task it does not have", 0);
 				return 0;
 			}
 			t = fiber_taskq_at(&p->q, f.seq);
-			w->fifo_head = (w->fifo_head + 1) % (size_t)p->o->prefetch;
-			w->fifo_n--;
+			core_ring_pop(&w->fifo);
 			w->fails = 0;
 			if (f.len > 0 && f.body[0] == '!') {
 				char msg[1024];
@@ -636,7 +635,7 @@ static void conn_handshake(struct pool *p, struct conn *c)
 			c->w = w;
 			w->c = c;
 			w->state = W_READY;
-			w->fifo_n = 0;
+			core_ring_clear(&w->fifo);
 			fiber_frame_put(&c->out, FIBER_WELCOME, (uint64_t)w->index, NULL, 0);
 			if (conn_flush(p, c) < 0)
 				worker_lost(p, w, "connection failed", 0);
@@ -730,7 +729,8 @@ static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 	struct conn *c = w->c;
 	int sent = 0;
 
-	while (w->state == W_READY && (long)w->fifo_n < upto && p->q.rn > keep) {
+	while (w->state == W_READY && (long)core_ring_count(&w->fifo) < upto &&
+	       core_ring_count(&p->q.ready) > keep) {
 		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
 		if (fiber_frame_put(&c->out, FIBER_TASK, t->seq, t->line, t->len) < 0) {
@@ -738,9 +738,9 @@ static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 			fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 			return;
 		}
-		if (w->fifo_n == 0)
+		if (!core_ring_count(&w->fifo))
 			w->head_start_ns = core_clock_mono_ns();
-		w->fifo[(w->fifo_head + w->fifo_n++) % (size_t)p->o->prefetch] = t->seq;
+		core_ring_push(&w->fifo, t->seq);	/* cannot fail: reserved */
 		t->attempts++;
 		t->state = FIBER_TASK_RUNNING;
 		sent = 1;
@@ -790,7 +790,7 @@ static void stop_workers(struct pool *p)
 		if (p->stopping && (w->state == W_READY || w->state == W_STOPPING ||
 				    w->state == W_STARTING)) {
 			/* Tasks in flight are not finished: they are run again on resume. */
-			w->fifo_n = 0;
+			core_ring_clear(&w->fifo);
 			if (w->c)
 				conn_close(p, w->c);
 			stop_proc(p, w, SIGTERM);
@@ -848,7 +848,7 @@ static void tick(struct pool *p)
 		if (w->state == W_STARTING && p->o->backend->ops != &fiber_backend_sbatch &&
 		    now - w->since_ns > START_TIMEOUT_NS)
 			worker_lost(p, w, "did not connect in time", 0);
-		else if (w->state == W_READY && timeout > 0 && w->fifo_n > 0 &&
+		else if (w->state == W_READY && timeout > 0 && core_ring_count(&w->fifo) > 0 &&
 			 now - w->head_start_ns > timeout) {
 			char why[64];
 
@@ -878,7 +878,7 @@ static void tick(struct pool *p)
 /* No worker left: every task still waiting fails. */
 static void fail_waiting(struct pool *p)
 {
-	while (p->q.rn > 0) {
+	while (core_ring_count(&p->q.ready) > 0) {
 		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
 		task_finish(p, t, "failed", NULL, "no workers left", NULL, 0);
@@ -963,8 +963,7 @@ static int setup(struct pool *p)
 
 		w->index = i;
 		w->proc = (struct fiber_proc)FIBER_PROC_INIT;
-		w->fifo = calloc((size_t)o->prefetch, sizeof(*w->fifo));
-		if (!w->fifo)
+		if (core_ring_reserve(&w->fifo, (size_t)o->prefetch) < 0)
 			return core_error_set(p->err, -ENOMEM, "out of memory");
 		if (o->backend->hosts.n > 0) {
 			size_t h;
@@ -1014,7 +1013,7 @@ static void teardown(struct pool *p)
 	for (i = 0; p->w && i < p->o->workers; i++) {
 		stop_proc(p, &p->w[i], SIGKILL);
 		fiber_proc_release(&p->w[i].proc);
-		free(p->w[i].fifo);
+		core_ring_release(&p->w[i].fifo);
 	}
 	while (p->pending)
 		conn_close(p, p->pending);
