@@ -6,15 +6,7 @@
 #include <unistd.h>
 
 #include "atari/batch.h"
-
-int atari_batch_cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
-	return 1;
-}
+#include "core/sys.h"
 
 enum job_kind { JOB_INIT, JOB_STEP, JOB_RUN };
 
@@ -153,7 +145,7 @@ int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 	b->game = g;
 	b->cfg = *cfg;
 	b->n = n;
-	b->threads = threads > 0 ? threads : atari_batch_cpus();
+	b->threads = threads > 0 ? threads : core_sys_cpus();
 	b->envs = calloc((size_t)n, sizeof(*b->envs));
 	b->rewards = calloc((size_t)n, sizeof(*b->rewards));
 	b->dones = calloc((size_t)n, 1);

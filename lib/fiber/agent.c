@@ -25,7 +25,7 @@ volatile sig_atomic_t fiber_agent_child_pgrp;
 static void on_stop_signal(int sig)
 {
 	if (fiber_agent_child_pgrp > 0)
-		kill(-fiber_agent_child_pgrp, SIGKILL);
+		core_spawn_kill_group(fiber_agent_child_pgrp, SIGKILL);
 	_exit(128 + sig);
 }
 
@@ -123,7 +123,7 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 {
 	static const char *const unset[] = { "FIBERRUN_SECRET", "FIBERRUN_WORKER_TOKEN",
 					     "FIBERRUN_MASTER", NULL };
-	struct fiber_spawn sp = FIBER_SPAWN_INIT;
+	struct core_spawn sp = CORE_SPAWN_INIT;
 	char num[32], *set[3] = { NULL, NULL, NULL };
 	char host[256] = "";
 	int in[2], out[2], ret;
@@ -150,9 +150,9 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	sp.out_fd = out[1];
 	sp.pdeathsig = SIGKILL;
 	sp.new_pgrp = 1;
-	ret = fiber_proc_spawn(&sp, &a->child, err);
+	ret = core_spawn_start(&sp, err);
 	if (ret == 0)
-		fiber_agent_child_pgrp = a->child;
+		fiber_agent_child_pgrp = a->child = sp.pid;
 	close(in[0]);
 	close(out[1]);
 	if (ret < 0) {
@@ -178,25 +178,25 @@ static int end_child(struct agent *a, int sig)
 	if (a->child <= 0)
 		return 0;
 	if (sig)
-		kill(-a->child, sig);
+		core_spawn_kill_group(a->child, sig);
 	for (i = 0; i < 300; i++) {
 		pid_t p = waitpid(a->child, &st, WNOHANG);
 
 		if (p == a->child)
 			break;
 		if (i == 200)
-			kill(-a->child, SIGKILL);
+			core_spawn_kill_group(a->child, SIGKILL);
 		core_clock_sleep_ns(10000000);
 	}
 	if (i == 300) {
-		kill(-a->child, SIGKILL);
+		core_spawn_kill_group(a->child, SIGKILL);
 		waitpid(a->child, &st, 0);
 	}
 	/* What the command left behind in its group goes too. */
-	kill(-a->child, SIGKILL);
+	core_spawn_kill_group(a->child, SIGKILL);
 	fiber_agent_child_pgrp = 0;
 	a->child = 0;
-	return fiber_proc_status(st);
+	return core_spawn_exit_code(st);
 }
 
 /* Send EXIT (best effort) and end. */
@@ -379,7 +379,7 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 		goto out;
 	ret = start_command(&a, number, err);
 	if (ret < 0) {
-		status = ret == -ENOENT ? 127 : 126;
+		status = core_spawn_error_exit(ret);
 		finish(&a, status, 'F', err->msg);
 		core_error_clear(err);	/* the master reports it, once */
 		goto out;

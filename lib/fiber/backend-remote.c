@@ -50,7 +50,7 @@ static char *remote_command(const struct fiber_backend *b, char *const *argv)
 static int spawn_with_env(char *const *argv, const struct fiber_launch *l,
 			  struct fiber_proc *p, struct core_error *err)
 {
-	struct fiber_spawn sp = FIBER_SPAWN_INIT;
+	struct core_spawn sp = CORE_SPAWN_INIT;
 	struct core_buf env = CORE_BUF_INIT;
 	static const char *const unset[] = { "FIBERRUN_SECRET", NULL };
 	int fds[2], ret;
@@ -74,7 +74,8 @@ static int spawn_with_env(char *const *argv, const struct fiber_launch *l,
 	sp.out_fd = l->out_fd;
 	sp.err_fd = l->err_fd;
 	sp.pdeathsig = SIGTERM;
-	ret = fiber_proc_spawn(&sp, &p->pid, err);
+	ret = core_spawn_start(&sp, err);
+	p->pid = sp.pid;
 	close(fds[0]);
 	if (ret < 0) {
 		close(fds[1]);

@@ -19,7 +19,7 @@
 static int run_collect(char *const *argv, const char *const *env,
 		       struct core_buf *out, struct core_error *err)
 {
-	struct fiber_spawn sp = FIBER_SPAWN_INIT;
+	struct core_spawn sp = CORE_SPAWN_INIT;
 	pid_t pid;
 	int fds[2], ret, st;
 	ssize_t n;
@@ -30,7 +30,8 @@ static int run_collect(char *const *argv, const char *const *env,
 	sp.argv = argv;
 	sp.env_set = env;
 	sp.out_fd = fds[1];
-	ret = fiber_proc_spawn(&sp, &pid, err);
+	ret = core_spawn_start(&sp, err);
+	pid = sp.pid;
 	close(fds[1]);
 	if (ret < 0) {
 		close(fds[0]);
@@ -41,7 +42,7 @@ static int run_collect(char *const *argv, const char *const *env,
 	close(fds[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	return fiber_proc_status(st);
+	return core_spawn_exit_code(st);
 }
 
 static int sbatch_spawn(struct fiber_backend *b, const struct fiber_launch *l,

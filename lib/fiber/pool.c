@@ -766,7 +766,7 @@ static void reap(struct pool *p)
 			w->proc.pid = 0;
 			/* A connected worker ends with its connection, which says more. */
 			if (w->state == W_STARTING) {
-				int status = fiber_proc_status(st);
+				int status = core_spawn_exit_code(st);
 
 				snprintf(why, sizeof(why), "exited with status %d before connecting%s", status,
 					 status == 127 && p->o->backend->ops->remote ?

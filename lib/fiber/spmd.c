@@ -232,7 +232,7 @@ int fiber_spmd_run(const struct fiber_spmd_opts *o, struct core_error *err)
 				if (r[i].proc.pid != pid || r[i].done)
 					continue;
 				r[i].done = 1;
-				r[i].status = fiber_proc_status(st);
+				r[i].status = core_spawn_exit_code(st);
 				left--;
 				r[i].proc.pid = 0;
 				fiber_proc_release(&r[i].proc);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "core/spawn.h"
 #include "prof/spool.h"
 
 struct proc {
@@ -184,21 +185,6 @@ int prof_merge_thread(struct prof_merge *m, int64_t pid, int64_t tid,
 	return 0;
 }
 
-const char *prof_merge_status_text(int status, char *buf, size_t size)
-{
-	if (WIFSIGNALED(status)) {
-		const char *abbrev = sigabbrev_np(WTERMSIG(status));
-
-		if (abbrev)
-			snprintf(buf, size, "signal SIG%s", abbrev);
-		else
-			snprintf(buf, size, "signal %d", WTERMSIG(status));
-	} else {
-		snprintf(buf, size, "exit %d", WEXITSTATUS(status));
-	}
-	return buf;
-}
-
 /* Pass 1 over a file: processes, threads, domains. */
 static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 		   struct replay *rp, struct core_error *err)
@@ -239,16 +225,10 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 				p->exited = 1;
 				if (!p->outside_end)
 					p->end = rec->t;
-				if (rec->arg == 1) {
-					const char *abbrev = sigabbrev_np((int)rec->u);
-
-					if (abbrev)
-						snprintf(buf, sizeof(buf), "signal SIG%s", abbrev);
-					else
-						snprintf(buf, sizeof(buf), "signal %d", (int)rec->u);
-				} else {
-					snprintf(buf, sizeof(buf), "exit %d", (int)rec->u);
-				}
+				if (rec->arg == 1)
+					core_spawn_signal_text((int)rec->u, buf, sizeof(buf));
+				else
+					core_spawn_status_text(W_EXITCODE((int)(rec->u & 0xff), 0), buf, sizeof(buf));
 				if (!p->outside_end && set_str(&p->detail, buf) < 0)
 					return -ENOMEM;
 				break;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/spawn.h"
 
 struct sthread {
 	int64_t pid, tid, first, last;
@@ -369,7 +370,7 @@ void prof_sampler_reaped(struct prof_sampler *s, pid_t pid, int status)
 	struct sproc *p = proc_find(s, pid);
 
 	if (p)
-		prof_merge_status_text(status, p->detail, sizeof(p->detail));
+		core_spawn_status_text(status, p->detail, sizeof(p->detail));
 }
 
 int prof_sampler_finish(struct prof_sampler *s, struct prof_merge *m,
