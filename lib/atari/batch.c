@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "atari/batch.h"
+#include "core/splitmix.h"
 #include "core/sys.h"
 
 enum job_kind { JOB_INIT, JOB_STEP, JOB_RUN };
@@ -30,15 +31,6 @@ static void env_obs(struct atari_batch *b, int i)
 
 	if (b->obs && size)
 		atari_env_observe(&b->envs[i], &b->cfg, env_fb(b, i), b->obs + (size_t)i * size);
-}
-
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 static void *job_main(void *arg)
@@ -72,7 +64,7 @@ static void *job_main(void *arg)
 				uint32_t before = e->frame;
 
 				j->stats.reward += atari_env_step(e, b->rom, b->game, &b->cfg,
-						set[next_rand(&rng) % (uint64_t)nset], env_fb(b, i));
+						set[core_splitmix64(&rng) % (uint64_t)nset], env_fb(b, i));
 				j->stats.frames += e->frame - before;
 				if (atari_env_terminal(e, &b->cfg)) {
 					j->stats.episodes++;

@@ -21,7 +21,8 @@ ifeq ($(HAVE_CUDA),1)
 ATARI_CUDA_PLUGIN := $(O)/lib/rlkit/rlkit-atari-cuda.so
 EXTRA_TARGETS += $(ATARI_CUDA_PLUGIN)
 
-$(ATARI_CUDA_PLUGIN): lib/atari/cuda/plugin.cu $(wildcard lib/atari/*.c lib/atari/*.h) $(O)/build-flags
+$(ATARI_CUDA_PLUGIN): lib/atari/cuda/plugin.cu $(wildcard lib/atari/*.c lib/atari/*.h) \
+		lib/core/hostdev.h lib/core/splitmix.h $(O)/build-flags
 	@mkdir -p $(@D)
 	$(quiet) NVCC $@
 	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC,-fvisibility=hidden -shared -Ilib -o $@.tmp.so $< && \

@@ -6,6 +6,7 @@
 
 #include "atari/md5.h"
 #include "atari/trace.h"
+#include "core/splitmix.h"
 
 static int parse_action(const char *s)
 {
@@ -74,15 +75,6 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 	return 0;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void atari_trace_random_actions(const struct atari_game *g, uint64_t seed, int *out, long n)
 {
 	int set[ATARI_ACTIONS], count = 0;
@@ -91,7 +83,7 @@ void atari_trace_random_actions(const struct atari_game *g, uint64_t seed, int *
 		if (g->minimal & (1u << a))
 			set[count++] = a;
 	for (long i = 0; i < n; i++)
-		out[i] = set[splitmix64(&seed) % (uint64_t)count];
+		out[i] = set[core_splitmix64(&seed) % (uint64_t)count];
 }
 
 int atari_trace_write(FILE *fp, const struct atari_rom *rom, const struct atari_game *g,
