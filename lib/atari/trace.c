@@ -6,6 +6,7 @@
 
 #include "atari/md5.h"
 #include "atari/trace.h"
+#include "core/grow.h"
 #include "core/splitmix.h"
 
 static int parse_action(const char *s)
@@ -27,10 +28,11 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 			     struct core_error *err)
 {
 	char line[256];
-	long lineno = 0, count = 0, cap = 1024;
-	int *v = malloc(sizeof(*v) * (size_t)cap);
+	long lineno = 0, count = 0;
+	size_t cap = 0;
+	int *v = NULL;
 
-	if (!v)
+	if (CORE_GROW(v, cap, 1024) < 0)
 		return core_error_set(err, -ENOMEM, "out of memory");
 	while (fgets(line, sizeof(line), fp)) {
 		size_t len = strlen(line);
@@ -55,14 +57,9 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 					      "'%s': line %ld: bad action '%s' (0-17 or a name such as UPFIRE)",
 					      name, lineno, s);
 		}
-		if (count == cap) {
-			int *nv = realloc(v, sizeof(*v) * (size_t)(cap *= 2));
-
-			if (!nv) {
-				free(v);
-				return core_error_set(err, -ENOMEM, "out of memory");
-			}
-			v = nv;
+		if (CORE_GROW(v, cap, (size_t)count + 1) < 0) {
+			free(v);
+			return core_error_set(err, -ENOMEM, "out of memory");
 		}
 		v[count++] = a;
 	}

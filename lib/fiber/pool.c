@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/grow.h"
 #include "core/map.h"
 #include "core/ring.h"
 #include "fiber/joblog.h"
@@ -135,15 +136,8 @@ static int task_done(struct pool *p, struct fiber_task *t)
 	t->line = NULL;
 	if (p->o->keep_order)
 		return 0;
-	if (p->ndone == p->done_cap) {
-		size_t cap = p->done_cap ? 2 * p->done_cap : 256;
-		uint64_t *v = realloc(p->done, cap * sizeof(*v));
-
-		if (!v)
-			return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-		p->done = v;
-		p->done_cap = cap;
-	}
+	if (CORE_GROW(p->done, p->done_cap, p->ndone + 1) < 0)
+		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 	p->done[p->ndone++] = t->seq;
 	return 0;
 }
@@ -344,15 +338,8 @@ static int want_input(const struct pool *p)
 
 static void kid_add(struct pool *p, pid_t pid)
 {
-	if (p->nkids == p->kids_cap) {
-		size_t cap = p->kids_cap ? 2 * p->kids_cap : 64;
-		pid_t *v = realloc(p->kids, cap * sizeof(*v));
-
-		if (!v)
-			return;	/* reaped by waitpid(-1) all the same */
-		p->kids = v;
-		p->kids_cap = cap;
-	}
+	if (CORE_GROW(p->kids, p->kids_cap, p->nkids + 1) < 0)
+		return;	/* reaped by waitpid(-1) all the same */
 	p->kids[p->nkids++] = pid;
 }
 
