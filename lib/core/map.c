@@ -32,44 +32,58 @@ uint64_t core_map_hash(const void *key, size_t len)
 	return h ^ (h >> 32);
 }
 
+/* The slot of key (hash h): its entry's index + 1, or 0 and *at the empty
+ * slot where it would go. */
+static uint32_t probe(const struct core_map *m, const void *key, size_t len,
+		      uint32_t h, size_t *at)
+{
+	size_t mask = m->nslot - 1, i;
+	uint32_t ix;
+
+	for (i = h & mask; (ix = m->slot[i].index); i = (i + 1) & mask) {
+		const struct core_map_entry *e;
+
+		if (m->slot[i].hash != h)
+			continue;
+		e = &m->entries[ix - 1];
+		if (e->len == len && !memcmp(e->key, key, len))
+			return ix;
+	}
+	*at = i;
+	return 0;
+}
+
 struct core_map_entry *core_map_find(const struct core_map *m, const void *key, size_t len)
 {
-	uint32_t h;
-	size_t i, mask;
+	size_t at;
+	uint32_t ix;
 
-	if (!m->n || len > UINT32_MAX)
+	if (!m->n || len >= UINT32_MAX)
 		return NULL;
-	h = (uint32_t)core_map_hash(key, len);
-	mask = m->cap - 1;
-	for (i = h & mask; m->slot[i].key; i = (i + 1) & mask) {
-		struct core_map_entry *e = &m->slot[i];
-
-		if (e->hash == h && e->len == len && !memcmp(e->key, key, len))
-			return e;
-	}
-	return NULL;
+	ix = probe(m, key, len, (uint32_t)core_map_hash(key, len), &at);
+	return ix ? &m->entries[ix - 1] : NULL;
 }
 
 static int rehash(struct core_map *m)
 {
-	size_t cap = m->cap ? 2 * m->cap : MAP_FIRST, mask = cap - 1, i, j;
-	struct core_map_entry *slot;
+	size_t nslot = m->nslot ? 2 * m->nslot : MAP_FIRST, mask = nslot - 1, i, j;
+	struct core_map_slot *slot;
 
-	if (m->cap > SIZE_MAX / 2 / sizeof(*slot))
+	if (m->nslot > SIZE_MAX / 2 / sizeof(*slot))
 		return -ENOMEM;
-	slot = calloc(cap, sizeof(*slot));
+	slot = calloc(nslot, sizeof(*slot));
 	if (!slot)
 		return -ENOMEM;
-	for (i = 0; i < m->cap; i++) {
-		if (!m->slot[i].key)
+	for (i = 0; i < m->nslot; i++) {
+		if (!m->slot[i].index)
 			continue;
-		for (j = m->slot[i].hash & mask; slot[j].key; j = (j + 1) & mask)
+		for (j = m->slot[i].hash & mask; slot[j].index; j = (j + 1) & mask)
 			;
 		slot[j] = m->slot[i];
 	}
 	free(m->slot);
 	m->slot = slot;
-	m->cap = cap;
+	m->nslot = nslot;
 	return 0;
 }
 
@@ -103,40 +117,39 @@ static char *key_alloc(struct core_map *m, size_t n)
 
 int core_map_put(struct core_map *m, const void *key, size_t len, struct core_map_entry **e)
 {
-	uint32_t h;
-	size_t i, mask;
+	struct core_map_entry *n;
+	uint32_t h, ix = 0;
+	size_t at = 0;
 	char *copy;
 
 	if (len >= UINT32_MAX)
 		return -EOVERFLOW;
 	h = (uint32_t)core_map_hash(key, len);
-	if (m->cap) {
-		mask = m->cap - 1;
-		for (i = h & mask; m->slot[i].key; i = (i + 1) & mask) {
-			struct core_map_entry *s = &m->slot[i];
-
-			if (s->hash == h && s->len == len && !memcmp(s->key, key, len)) {
-				*e = s;
-				return 0;
-			}
-		}
+	if (m->nslot && (ix = probe(m, key, len, h, &at))) {
+		*e = &m->entries[ix - 1];
+		return 0;
 	}
-	if ((m->n + 1) * 2 > m->cap && rehash(m) < 0)
+	if (m->n >= UINT32_MAX - 1)
+		return -EOVERFLOW;
+	if (CORE_GROW(m->entries, m->cap, m->n + 1) < 0)
 		return -ENOMEM;
+	if ((m->n + 1) * 2 > m->nslot) {
+		if (rehash(m) < 0)
+			return -ENOMEM;
+		probe(m, key, len, h, &at);
+	}
 	if (!(copy = key_alloc(m, len + 1)))
 		return -ENOMEM;
 	if (len)
 		memcpy(copy, key, len);
 	copy[len] = '\0';
-	mask = m->cap - 1;
-	for (i = h & mask; m->slot[i].key; i = (i + 1) & mask)
-		;
-	m->slot[i].key = copy;
-	m->slot[i].len = (uint32_t)len;
-	m->slot[i].hash = h;
-	m->slot[i].value.u = 0;
-	m->n++;
-	*e = &m->slot[i];
+	n = &m->entries[m->n++];
+	n->key = copy;
+	n->len = (uint32_t)len;
+	n->value.u = 0;
+	m->slot[at].hash = h;
+	m->slot[at].index = (uint32_t)m->n;
+	*e = n;
 	return 1;
 }
 
@@ -144,12 +157,12 @@ void core_map_release(struct core_map *m, void (*free_value)(void *))
 {
 	size_t i;
 
-	for (i = 0; free_value && i < m->cap; i++)
-		if (m->slot[i].key)
-			free_value(m->slot[i].value.p);
+	for (i = 0; free_value && i < m->n; i++)
+		free_value(m->entries[i].value.p);
 	for (i = 0; i < m->nblocks; i++)
 		free(m->blocks[i]);
 	free(m->blocks);
+	free(m->entries);
 	free(m->slot);
 	*m = (struct core_map)CORE_MAP_INIT;
 }

@@ -14,21 +14,25 @@
  * Keys are byte strings with an explicit length (they may hold NUL bytes);
  * the map copies each new key once, NUL-terminated, into blocks it owns,
  * so entry->key stays valid and in place until core_map_release, whatever
- * the map does afterwards.  Open addressing with linear probing, at most
- * half full; each slot keeps its key's hash, so a probe compares key bytes
- * only when the hashes agree.  A lookup that finds its key allocates
- * nothing.  There is no removal.
+ * the map does afterwards.
  *
- * Entries (struct core_map_entry) live in the slot array: a pointer to one
- * is valid until the next core_map_put, which may move them all.  To visit
- * every entry, walk slot[0..cap) and skip those whose key is NULL; the
- * order is unspecified.
+ * Layout, for speed: the entries are a dense array in the order they were
+ * added (entry i is the i-th key added, so an index doubles as an id), and
+ * the hash table is a separate array of 8-byte slots (a key's hash and its
+ * entry's index), open addressing with linear probing, at most half full.
+ * A probe compares key bytes only when the hashes agree; a lookup that
+ * finds its key allocates nothing.  There is no removal.
  *
- * Ownership: the map owns its slots and key copies; values are the
+ * A pointer to an entry is valid until the next core_map_put, which may
+ * move the array; its index stays valid.  To visit every entry, walk
+ * entries[0..n), in the order the keys were added.
+ *
+ * Ownership: the map owns its arrays and key copies; values are the
  * caller's (core_map_release can free pointer values).  Errors: -ENOMEM,
- * or -EOVERFLOW for a key of 4 GiB or more; the map is unchanged then.
- * Thread-safety: none for core_map_put; core_map_find from several threads
- * is safe while no thread calls core_map_put.
+ * or -EOVERFLOW for a key of 4 GiB or more or a map of 2^32 - 1 entries;
+ * the map is unchanged then.  Thread-safety: none for core_map_put;
+ * core_map_find from several threads is safe while no thread calls
+ * core_map_put.
  */
 #ifndef CORE_MAP_H
 #define CORE_MAP_H
@@ -37,23 +41,29 @@
 #include <stdint.h>
 
 struct core_map_entry {
-	const char *key;	/* the map's copy, NUL-terminated; NULL: an empty slot */
+	const char *key;	/* the map's copy, NUL-terminated */
 	uint32_t len;		/* bytes of key, without the NUL */
-	uint32_t hash;		/* core_map_hash(key, len), truncated */
 	union {
 		uint64_t u;
 		void *p;
 	} value;		/* zero in a new entry */
 };
 
+struct core_map_slot {
+	uint32_t hash;		/* core_map_hash(key, len), truncated */
+	uint32_t index;		/* entry index + 1; 0: an empty slot */
+};
+
 struct core_map {
-	struct core_map_entry *slot;
-	size_t n, cap;		/* entries; slots (0 or a power of two) */
+	struct core_map_entry *entries;	/* n of them, in the order added */
+	size_t n, cap;
+	struct core_map_slot *slot;
+	size_t nslot;		/* 0 or a power of two */
 	char **blocks;		/* key copies */
 	size_t nblocks, capblocks, used;	/* bytes used in the last block */
 };
 
-#define CORE_MAP_INIT { NULL, 0, 0, NULL, 0, 0, 0 }
+#define CORE_MAP_INIT { NULL, 0, 0, NULL, 0, NULL, 0, 0, 0 }
 
 /* The hash of a key, the same for equal keys within one process. */
 uint64_t core_map_hash(const void *key, size_t len);

@@ -1,2 +1,3 @@
-# lib/core: errors, messages, CLI, CSV, JSON, clocks, progress, atomic output.
+# lib/core: errors, messages, CLI, CSV, JSON, clocks, progress, atomic output,
+# and the primitives: grow, buf, map, ring, spawn, sys, splitmix, hostdev.
 LIB_SRCS += $(wildcard lib/core/*.c)

@@ -22,13 +22,6 @@ static const char *const col_names[NCOL] = {
 	"domain", "device", "stream", "correlation", "value", "detail",
 };
 
-/* Interned strings: ids index str; map holds each string's id. */
-struct strtab {
-	const char **str;	/* by id; str[0] = "" */
-	size_t n, cap;
-	struct core_map map;
-};
-
 struct meta {
 	char *key, *value;
 };
@@ -54,7 +47,7 @@ struct prof_trace_reader {
 	size_t nrec, caprec;
 	json_t *json;		/* the JSON Lines object being read */
 	char numbuf[NCOL][32];
-	struct strtab st;
+	struct core_map st;	/* interned strings: id = entry index + 1 */
 	struct prof_process *procs;
 	size_t nprocs, capprocs, lastproc;
 	struct prof_thread *threads;
@@ -74,38 +67,15 @@ const char *prof_problem_name(enum prof_problem p)
 	return (unsigned)p < PROF_PROB_COUNT ? problem_names[p] : "";
 }
 
-/* String table. */
+/* String table: id 0 is "", id i > 0 is the map's entry i - 1. */
 
-static int strtab_init(struct strtab *st)
-{
-	if (CORE_GROW(st->str, st->cap, 1) < 0)
-		return -ENOMEM;
-	st->str[0] = "";
-	st->n = 1;
-	return 0;
-}
-
-static uint32_t strtab_intern(struct strtab *st, const char *s, size_t len)
+static uint32_t strtab_intern(struct core_map *st, const char *s, size_t len)
 {
 	struct core_map_entry *e;
-	int ret;
 
-	if (!len)
+	if (!len || core_map_put(st, s, len, &e) < 0)
 		return 0;
-	if (CORE_GROW(st->str, st->cap, st->n + 1) < 0 || st->n > UINT32_MAX - 1)
-		return 0;
-	ret = core_map_put(&st->map, s, len, &e);
-	if (ret <= 0)
-		return ret == 0 ? (uint32_t)e->value.u : 0;
-	e->value.u = st->n;
-	st->str[st->n] = e->key;
-	return (uint32_t)st->n++;
-}
-
-static void strtab_release(struct strtab *st)
-{
-	core_map_release(&st->map, NULL);
-	free(st->str);
+	return (uint32_t)(e - st->entries) + 1;
 }
 
 /* Input. */
@@ -154,8 +124,7 @@ int prof_trace_reader_new2(struct prof_trace_reader **out, FILE *first,
 	int i;
 
 	*out = NULL;
-	if (!r || !(r->name = strdup(name)) || !(r->buf = malloc(READ_CHUNK)) ||
-	    strtab_init(&r->st) < 0) {
+	if (!r || !(r->name = strdup(name)) || !(r->buf = malloc(READ_CHUNK))) {
 		prof_trace_reader_free(r);
 		return core_error_set(err, -ENOMEM, "out of memory");
 	}
@@ -194,7 +163,7 @@ void prof_trace_reader_free(struct prof_trace_reader *r)
 	}
 	free(r->meta);
 	json_decref(r->json);
-	strtab_release(&r->st);
+	core_map_release(&r->st, NULL);
 	free(r->procs);
 	free(r->threads);
 	free(r->rec);
@@ -216,7 +185,7 @@ const char *prof_trace_name(const struct prof_trace_reader *r)
 
 const char *prof_trace_str(const struct prof_trace_reader *r, uint32_t id)
 {
-	return id < r->st.n ? r->st.str[id] : "";
+	return id && id <= r->st.n ? r->st.entries[id - 1].key : "";
 }
 
 uint32_t prof_trace_intern(struct prof_trace_reader *r, const char *s, size_t len)

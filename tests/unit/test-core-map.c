@@ -33,7 +33,7 @@ static void test_basics(void)
 		     "a key of 4 GiB is refused before it is read");
 	TEST_EQ_LONG(m.n, 4, "a refused key changes nothing");
 	core_map_release(&m, NULL);
-	TEST_OK(!m.slot && !m.n && !m.cap && !m.blocks, "release empties");
+	TEST_OK(!m.slot && !m.entries && !m.n && !m.nslot && !m.blocks, "release empties");
 	TEST_OK(!core_map_find(&m, "a", 1), "a released map finds nothing");
 }
 
@@ -54,7 +54,7 @@ static void test_growth(void)
 		keys[i] = e->key;
 	}
 	TEST_OK(ok, "100000 keys added");
-	TEST_OK(m.n == 100000 && m.cap >= 2 * m.n && (m.cap & (m.cap - 1)) == 0,
+	TEST_OK(m.n == 100000 && m.nslot >= 2 * m.n && (m.nslot & (m.nslot - 1)) == 0,
 		"at most half full, a power of two");
 	for (i = 0; i < 100000; i++) {
 		int len = snprintf(k, sizeof(k), "key-%zu", i);
@@ -66,9 +66,12 @@ static void test_growth(void)
 	TEST_OK(ok, "every key found with its value after many rehashes");
 	TEST_OK(stable, "key copies never moved");
 	TEST_OK(!core_map_find(&m, "key-100000", 10), "a missing key");
-	for (i = 0; i < m.cap; i++)
-		seen += m.slot[i].key != NULL;
-	TEST_EQ_LONG(seen, 100000, "walking the slots visits every entry");
+	for (i = 0; i < m.n; i++) {
+		int len = snprintf(k, sizeof(k), "key-%zu", i);
+
+		seen += m.entries[i].len == (uint32_t)len && !strcmp(m.entries[i].key, k);
+	}
+	TEST_EQ_LONG(seen, 100000, "entries are in the order the keys were added");
 	core_map_release(&m, NULL);
 	free(keys);
 }
@@ -84,11 +87,11 @@ static void test_collisions(void)
 	/* Keys that all land on one slot: grow the map first, then fill it
 	 * with keys whose hash has the same low bits. */
 	core_map_put(&m, "seed", 4, &e);
-	while (m.cap < 1024) {
+	while (m.nslot < 1024) {
 		snprintf(k, sizeof(k), "g%u", (unsigned)m.n);
 		core_map_put(&m, k, strlen(k), &e);
 	}
-	cap = m.cap;
+	cap = m.nslot;
 	for (i = 0; m.n < cap / 2 - 1 && i < 10000000; i++) {
 		memcpy(k, &i, sizeof(k) < sizeof(i) ? sizeof(k) : sizeof(i));
 		if ((core_map_hash(k, sizeof(k)) & (cap - 1)) != 7)
@@ -96,7 +99,7 @@ static void test_collisions(void)
 		ok &= core_map_put(&m, k, sizeof(k), &e) >= 0;
 		e->value.u = i;
 	}
-	TEST_OK(ok && m.cap == cap, "a cluster of colliding keys fills the map");
+	TEST_OK(ok && m.nslot == cap, "a cluster of colliding keys fills the map");
 	for (i = 0; i < 10000000 && ok; i++) {
 		memcpy(k, &i, sizeof(k) < sizeof(i) ? sizeof(k) : sizeof(i));
 		if ((core_map_hash(k, sizeof(k)) & (cap - 1)) != 7)
