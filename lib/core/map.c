@@ -9,27 +9,28 @@
 #define BLOCK_SIZE (1 << 16)
 #define BLOCK_BIG (BLOCK_SIZE / 4)	/* larger keys get a block of their own */
 
-/* Eight bytes at a time, then a final mix so that every input bit reaches
- * the low bits, which pick the slot. */
+/* Eight bytes at a time, then a final mix (MurmurHash3's fmix64) so that
+ * every input bit reaches the low bits, which pick the slot. */
 uint64_t core_map_hash(const void *key, size_t len)
 {
 	const unsigned char *p = key;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)len * 0xff51afd7ed558ccdull);
-	uint64_t w;
+	uint64_t h = (uint64_t)len * 0xc4ceb9fe1a85ec53ull, w;
 
 	for (; len >= 8; p += 8, len -= 8) {
 		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
 	}
 	if (len) {
 		w = 0;
 		memcpy(&w, p, len);
-		h = (h ^ w) * 0x94d049bb133111ebull;
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
 	}
-	h ^= h >> 32;
-	h *= 0xd6e8feb86659fd93ull;
-	return h ^ (h >> 32);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
 }
 
 /* The slot of key (hash h): its entry's index + 1, or 0 and *at the empty
