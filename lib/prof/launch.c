@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cli.h"
 #include "core/clock.h"
 #include "core/spawn.h"
 #include "core/sys.h"
@@ -159,10 +160,11 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 	struct prof_trace_writer w;
 	struct prof_merge *m = NULL;
 	struct prof_process_info child = { res->pid, getpid(), start, end, NULL, NULL, 0 };
-	char buf[64], host[256] = "", *cmd = join_args(o->argv);
+	char buf[64], host[256] = "", recorder[64], *cmd = join_args(o->argv);
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%lld", (long long)start);
+	snprintf(recorder, sizeof(recorder), "rlprof-record %s", core_cli_version());
 	gethostname(host, sizeof(host) - 1);
 	child.command = cmd;
 	child.detail = core_spawn_status_text(res->status, buf + 32, 32);
@@ -174,7 +176,7 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 	if (prof_trace_writer_init(&w, o->out, o->format) < 0 ||
 	    write_meta(&w, "trace_version", "1") < 0 ||
 	    write_meta(&w, "clock", "CLOCK_REALTIME") < 0 ||
-	    write_meta(&w, "recorder", "rlprof-record " RLKIT_VERSION) < 0 ||
+	    write_meta(&w, "recorder", recorder) < 0 ||
 	    write_meta(&w, "command", cmd) < 0 ||
 	    write_meta(&w, "host", host) < 0 ||
 	    write_meta(&w, "start_ns", buf) < 0) {

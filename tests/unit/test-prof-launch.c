@@ -53,7 +53,9 @@ static void test_status(void)
 	TEST_OK(trace && !strncmp(trace, "kind,pid,tid,", 13), "a CSV trace with its header");
 	TEST_OK(trace && strstr(trace, "\nmeta,,,,,trace_version,,,,,,,1\n") &&
 		strstr(trace, "\nmeta,,,,,command,,,,,,,sh -c exit 3\n") &&
-		strstr(trace, "\nmeta,,,,,clock,,,,,,,CLOCK_REALTIME\n"), "the meta rows");
+		strstr(trace, "\nmeta,,,,,clock,,,,,,,CLOCK_REALTIME\n") &&
+		strstr(trace, "\nmeta,,,,,recorder,,,,,,,rlprof-record " RLKIT_VERSION "\n"),
+		"the meta rows");
 	snprintf(want, sizeof(want), "\nprocess,%ld,", (long)res.pid);
 	TEST_OK(trace && strstr(trace, want) && strstr(trace, ",exit 3\n"),
 		"a process row for the command, with its status");
