@@ -13,6 +13,8 @@
 #include "core/cli.h"
 #include "core/exitcode.h"
 #include "core/msg.h"
+#include "core/spawn.h"
+#include "core/sys.h"
 #include "fiber/agent.h"
 #include "fiber/backend.h"
 #include "fiber/pool.h"
@@ -176,7 +178,7 @@ static int run_stdin_env(char **argv)
 	ret = fiber_watch_run(argv, 0, &err);
 	if (ret < 0) {
 		core_msg_error("%s", err.msg);
-		return ret == -ENOENT ? CORE_EXIT_NOTFOUND : CORE_EXIT_NOEXEC;
+		return core_spawn_error_exit(ret);
 	}
 	return ret;
 }
@@ -264,9 +266,7 @@ int main(int argc, char **argv)
 		core_msg_die(err.code == -ENOENT ? CORE_EXIT_MISSING : CORE_EXIT_USAGE, "%s", err.msg);
 	}
 	if (!a.workers) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		a.workers = b.hosts.n ? fiber_hosts_slots(&b.hosts) : cpus > 0 ? cpus : 1;
+		a.workers = b.hosts.n ? fiber_hosts_slots(&b.hosts) : core_sys_cpus();
 	}
 	if (a.pool) {
 		status = run_pool(&a, &b, argv + first);

@@ -6,15 +6,8 @@
 #include <unistd.h>
 
 #include "atari/batch.h"
-
-int atari_batch_cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
-	return 1;
-}
+#include "core/splitmix.h"
+#include "core/sys.h"
 
 enum job_kind { JOB_INIT, JOB_STEP, JOB_RUN };
 
@@ -38,15 +31,6 @@ static void env_obs(struct atari_batch *b, int i)
 
 	if (b->obs && size)
 		atari_env_observe(&b->envs[i], &b->cfg, env_fb(b, i), b->obs + (size_t)i * size);
-}
-
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 static void *job_main(void *arg)
@@ -80,7 +64,7 @@ static void *job_main(void *arg)
 				uint32_t before = e->frame;
 
 				j->stats.reward += atari_env_step(e, b->rom, b->game, &b->cfg,
-						set[next_rand(&rng) % (uint64_t)nset], env_fb(b, i));
+						set[core_splitmix64(&rng) % (uint64_t)nset], env_fb(b, i));
 				j->stats.frames += e->frame - before;
 				if (atari_env_terminal(e, &b->cfg)) {
 					j->stats.episodes++;
@@ -153,7 +137,7 @@ int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 	b->game = g;
 	b->cfg = *cfg;
 	b->n = n;
-	b->threads = threads > 0 ? threads : atari_batch_cpus();
+	b->threads = threads > 0 ? threads : core_sys_cpus();
 	b->envs = calloc((size_t)n, sizeof(*b->envs));
 	b->rewards = calloc((size_t)n, sizeof(*b->rewards));
 	b->dones = calloc((size_t)n, 1);

@@ -64,7 +64,4 @@ int atari_batch_run(struct atari_batch *b, long steps, struct atari_batch_stats 
 
 void atari_batch_release(struct atari_batch *b);
 
-/* Number of CPUs available to this process. */
-int atari_batch_cpus(void);
-
 #endif

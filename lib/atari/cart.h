@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "atari/hostdev.h"
+#include "core/hostdev.h"
 
 enum atari_cart_type {
 	ATARI_CART_UNKNOWN = 0,

@@ -15,7 +15,7 @@
  * jammed (nothing executes then, and no cycle passes).
  */
 #include "atari/cpu.h"
-#include "atari/hostdev.h"
+#include "core/hostdev.h"
 
 #define RD(addr) CPU_READ(ctx, (uint16_t)(addr))
 #define WR(addr, v) CPU_WRITE(ctx, (uint16_t)(addr), (uint8_t)(v))

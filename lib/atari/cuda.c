@@ -7,12 +7,12 @@
 #include <unistd.h>
 
 #include "atari/cuda.h"
+#include "core/sys.h"
 
 static void *cuda_plugin_open(char *why, size_t len)
 {
 	const char *env = getenv("RLKIT_CUDA_PLUGIN");
-	char exe[PATH_MAX], path[PATH_MAX + 64];
-	ssize_t n;
+	char *path;
 	void *h;
 
 	if (env && *env) {
@@ -21,21 +21,19 @@ static void *cuda_plugin_open(char *why, size_t len)
 			snprintf(why, len, "%s", dlerror());
 		return h;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
+	if (core_sys_exe_relative("../lib/rlkit/" ATARI_CUDA_PLUGIN, &path) < 0) {
 		snprintf(why, len, "cannot find the running program");
 		return NULL;
 	}
-	exe[n] = 0;
-	*strrchr(exe, '/') = 0;
-	snprintf(path, sizeof(path), "%s/../lib/rlkit/%s", exe, ATARI_CUDA_PLUGIN);
 	if (access(path, F_OK) != 0) {
 		snprintf(why, len, "this build has no CUDA backend (no %s)", ATARI_CUDA_PLUGIN);
+		free(path);
 		return NULL;
 	}
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		snprintf(why, len, "%s", dlerror());
+	free(path);
 	return h;
 }
 

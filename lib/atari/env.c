@@ -1,24 +1,11 @@
 #include <string.h>
 
 #include "atari/env.h"
+#include "core/splitmix.h"
 
 #define PADDLE_MIDDLE ((ATARI_PADDLE_MIN + ATARI_PADDLE_MAX) / 2)
 #define SCREEN_PIXELS (ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT)
 #define MODE_TRIES 1024
-
-static HOSTDEV uint64_t env_rand(struct atari_env *e)
-{
-	uint64_t z = (e->rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static HOSTDEV double env_rand01(struct atari_env *e)
-{
-	return (double)(env_rand(e) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* Joystick lines of an action, as the 4 bits up, down, left, right. */
 static HOSTDEV unsigned joy_bits(int a)
@@ -222,7 +209,7 @@ HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
 	}
 	env_ale_reset(e, rom, g, cfg, fb);
 	if (cfg->noop_max > 0) {
-		int n = 1 + (int)(env_rand(e) % (uint64_t)cfg->noop_max);
+		int n = 1 + (int)(core_splitmix64(&e->rng) % (uint64_t)cfg->noop_max);
 
 		for (int i = 0; i < n; i++) {
 			atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
@@ -256,9 +243,9 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
 		action = ATARI_NOOP;
 	for (int i = 0; i < cfg->frameskip; i++) {
-		if (env_rand01(e) >= cfg->repeat_action_probability)
+		if (core_splitmix64_unit(&e->rng) >= cfg->repeat_action_probability)
 			e->action[0] = (uint8_t)action;
-		(void)env_rand01(e);
+		(void)core_splitmix64_unit(&e->rng);
 		if (e->gs.terminal || e->truncated)
 			continue;
 		env_emulate(e, rom, g, cfg, e->action[0], 0, 1, fb);

@@ -47,7 +47,7 @@
 #include <stdint.h>
 
 #include "atari/game.h"
-#include "atari/hostdev.h"
+#include "core/hostdev.h"
 #include "atari/machine.h"
 
 #define ATARI_FB_SIZE (ATARI_SCREEN_WIDTH * ATARI_FB_LINES)

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "atari/hostdev.h"
+#include "core/hostdev.h"
 
 /* ALE's actions (player A); player B's are these + 18. */
 enum atari_action {

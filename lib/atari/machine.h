@@ -36,7 +36,7 @@
 
 #include "atari/cart.h"
 #include "atari/cpu.h"
-#include "atari/hostdev.h"
+#include "core/hostdev.h"
 #include "atari/riot.h"
 #include "atari/tia.h"
 #include "core/error.h"

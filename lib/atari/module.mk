@@ -25,7 +25,8 @@ ATARI_CUDA_PLUGIN := $(O)/lib/rlkit/rlkit-atari-cuda.so
 SLOW_TARGETS += $(ATARI_CUDA_PLUGIN)
 NVCC_NOTE := ; the CUDA plug-in of lib/atari takes about 3 minutes on 2 cores
 
-$(ATARI_CUDA_PLUGIN): lib/atari/cuda/plugin.cu $(wildcard lib/atari/*.c lib/atari/*.h) $(O)/build-flags
+$(ATARI_CUDA_PLUGIN): lib/atari/cuda/plugin.cu $(wildcard lib/atari/*.c lib/atari/*.h) \
+		lib/core/hostdev.h lib/core/splitmix.h $(O)/build-flags
 	@mkdir -p $(@D)
 	$(quiet) NVCC "$@: the emulator as CUDA device code, from $< (about 3 minutes on 2 cores; NO_CUDA=1 skips it)"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC,-fvisibility=hidden -shared -Ilib -o $@.tmp.so $< && \

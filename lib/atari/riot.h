@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "atari/hostdev.h"
+#include "core/hostdev.h"
 
 struct atari_riot {
 	uint8_t ram[128];

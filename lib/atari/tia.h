@@ -72,7 +72,7 @@
 
 #include <stdint.h>
 
-#include "atari/hostdev.h"
+#include "core/hostdev.h"
 
 #define ATARI_SCREEN_WIDTH 160
 #define ATARI_SCREEN_HEIGHT 210	/* the rows ALE's getScreen returns */

@@ -6,6 +6,8 @@
 
 #include "atari/md5.h"
 #include "atari/trace.h"
+#include "core/grow.h"
+#include "core/splitmix.h"
 
 static int parse_action(const char *s)
 {
@@ -26,10 +28,11 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 			     struct core_error *err)
 {
 	char line[256];
-	long lineno = 0, count = 0, cap = 1024;
-	int *v = malloc(sizeof(*v) * (size_t)cap);
+	long lineno = 0, count = 0;
+	size_t cap = 0;
+	int *v = NULL;
 
-	if (!v)
+	if (CORE_GROW(v, cap, 1024) < 0)
 		return core_error_set(err, -ENOMEM, "out of memory");
 	while (fgets(line, sizeof(line), fp)) {
 		size_t len = strlen(line);
@@ -54,14 +57,9 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 					      "'%s': line %ld: bad action '%s' (0-17 or a name such as UPFIRE)",
 					      name, lineno, s);
 		}
-		if (count == cap) {
-			int *nv = realloc(v, sizeof(*v) * (size_t)(cap *= 2));
-
-			if (!nv) {
-				free(v);
-				return core_error_set(err, -ENOMEM, "out of memory");
-			}
-			v = nv;
+		if (CORE_GROW(v, cap, (size_t)count + 1) < 0) {
+			free(v);
+			return core_error_set(err, -ENOMEM, "out of memory");
 		}
 		v[count++] = a;
 	}
@@ -74,15 +72,6 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 	return 0;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void atari_trace_random_actions(const struct atari_game *g, uint64_t seed, int *out, long n)
 {
 	int set[ATARI_ACTIONS], count = 0;
@@ -91,7 +80,7 @@ void atari_trace_random_actions(const struct atari_game *g, uint64_t seed, int *
 		if (g->minimal & (1u << a))
 			set[count++] = a;
 	for (long i = 0; i < n; i++)
-		out[i] = set[splitmix64(&seed) % (uint64_t)count];
+		out[i] = set[core_splitmix64(&seed) % (uint64_t)count];
 }
 
 int atari_trace_write(FILE *fp, const struct atari_rom *rom, const struct atari_game *g,

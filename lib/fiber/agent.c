@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/ring.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
 #include "fiber/wire.h"
@@ -24,7 +25,7 @@ volatile sig_atomic_t fiber_agent_child_pgrp;
 static void on_stop_signal(int sig)
 {
 	if (fiber_agent_child_pgrp > 0)
-		kill(-fiber_agent_child_pgrp, SIGKILL);
+		core_spawn_kill_group(fiber_agent_child_pgrp, SIGKILL);
 	_exit(128 + sig);
 }
 
@@ -32,9 +33,8 @@ struct agent {
 	const struct fiber_agent_opts *o;
 	int sock, cin, cout;
 	pid_t child;
-	struct fiber_buf sin, sout, to_child, from_child;
-	uint64_t *fifo;		/* tasks sent to the command, oldest first */
-	size_t fifo_head, fifo_n, fifo_cap;
+	struct core_buf sin, sout, to_child, from_child;
+	struct core_ring fifo;	/* tasks sent to the command, oldest first */
 	int stopping;
 	int reported;		/* an EXIT frame told the master why we end */
 };
@@ -54,7 +54,7 @@ static int read_frame(struct agent *a, size_t max, struct fiber_frame *f)
 		left = (int)((deadline - core_clock_mono_ns()) / 1000000);
 		if (left <= 0 || poll(&p, 1, left) <= 0)
 			return -ETIMEDOUT;
-		n = fiber_buf_read_fd(&a->sin, a->sock, 4096);
+		n = core_buf_read_fd(&a->sin, a->sock, 4096);
 		if (n == 0)
 			return -ECONNRESET;
 		if (n < 0 && n != -EAGAIN)
@@ -64,13 +64,13 @@ static int read_frame(struct agent *a, size_t max, struct fiber_frame *f)
 
 static int send_all(struct agent *a)
 {
-	while (fiber_buf_pending(&a->sout) > 0) {
+	while (core_buf_pending(&a->sout) > 0) {
 		struct pollfd p = { a->sock, POLLOUT, 0 };
-		ssize_t n = fiber_buf_write_fd(&a->sout, a->sock);
+		ssize_t n = core_buf_write_fd(&a->sout, a->sock);
 
 		if (n < 0)
 			return (int)n;
-		if (fiber_buf_pending(&a->sout) > 0 && poll(&p, 1, HANDSHAKE_MS) <= 0)
+		if (core_buf_pending(&a->sout) > 0 && poll(&p, 1, HANDSHAKE_MS) <= 0)
 			return -ETIMEDOUT;
 	}
 	return 0;
@@ -123,7 +123,7 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 {
 	static const char *const unset[] = { "FIBERRUN_SECRET", "FIBERRUN_WORKER_TOKEN",
 					     "FIBERRUN_MASTER", NULL };
-	struct fiber_spawn sp = FIBER_SPAWN_INIT;
+	struct core_spawn sp = CORE_SPAWN_INIT;
 	char num[32], *set[3] = { NULL, NULL, NULL };
 	char host[256] = "";
 	int in[2], out[2], ret;
@@ -150,9 +150,9 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	sp.out_fd = out[1];
 	sp.pdeathsig = SIGKILL;
 	sp.new_pgrp = 1;
-	ret = fiber_proc_spawn(&sp, &a->child, err);
+	ret = core_spawn_start(&sp, err);
 	if (ret == 0)
-		fiber_agent_child_pgrp = a->child;
+		fiber_agent_child_pgrp = a->child = sp.pid;
 	close(in[0]);
 	close(out[1]);
 	if (ret < 0) {
@@ -170,25 +170,6 @@ out:
 	return ret;
 }
 
-static int fifo_push(struct agent *a, uint64_t seq)
-{
-	if (a->fifo_n == a->fifo_cap) {
-		size_t cap = a->fifo_cap ? 2 * a->fifo_cap : 16, i;
-		uint64_t *v = malloc(cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (i = 0; i < a->fifo_n; i++)
-			v[i] = a->fifo[(a->fifo_head + i) % a->fifo_cap];
-		free(a->fifo);
-		a->fifo = v;
-		a->fifo_cap = cap;
-		a->fifo_head = 0;
-	}
-	a->fifo[(a->fifo_head + a->fifo_n++) % a->fifo_cap] = seq;
-	return 0;
-}
-
 /* Kill the command: TERM, then KILL after a grace period.  Its status. */
 static int end_child(struct agent *a, int sig)
 {
@@ -197,25 +178,25 @@ static int end_child(struct agent *a, int sig)
 	if (a->child <= 0)
 		return 0;
 	if (sig)
-		kill(-a->child, sig);
+		core_spawn_kill_group(a->child, sig);
 	for (i = 0; i < 300; i++) {
 		pid_t p = waitpid(a->child, &st, WNOHANG);
 
 		if (p == a->child)
 			break;
 		if (i == 200)
-			kill(-a->child, SIGKILL);
+			core_spawn_kill_group(a->child, SIGKILL);
 		core_clock_sleep_ns(10000000);
 	}
 	if (i == 300) {
-		kill(-a->child, SIGKILL);
+		core_spawn_kill_group(a->child, SIGKILL);
 		waitpid(a->child, &st, 0);
 	}
 	/* What the command left behind in its group goes too. */
-	kill(-a->child, SIGKILL);
+	core_spawn_kill_group(a->child, SIGKILL);
 	fiber_agent_child_pgrp = 0;
 	a->child = 0;
-	return fiber_proc_status(st);
+	return core_spawn_exit_code(st);
 }
 
 /* Send EXIT (best effort) and end. */
@@ -237,11 +218,11 @@ static int relay_results(struct agent *a, struct core_error *err)
 {
 	for (;;) {
 		char *start = a->from_child.data + a->from_child.off;
-		char *nl = memchr(start, '\n', fiber_buf_pending(&a->from_child));
+		char *nl = memchr(start, '\n', core_buf_pending(&a->from_child));
 		size_t len;
 
 		if (!nl) {
-			if (fiber_buf_pending(&a->from_child) > a->o->frame_max)
+			if (core_buf_pending(&a->from_child) > a->o->frame_max)
 				return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
 						      a->o->frame_max);
 			return 0;
@@ -250,14 +231,13 @@ static int relay_results(struct agent *a, struct core_error *err)
 		if (len > a->o->frame_max)
 			return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
 					      a->o->frame_max);
-		if (a->fifo_n == 0)
+		if (!core_ring_count(&a->fifo))
 			return core_error_set(err, -EPROTO, "worker wrote a line with no task: '%.*s'",
 					      (int)(len < 40 ? len : 40), start);
-		if (fiber_frame_put(&a->sout, FIBER_RESULT, a->fifo[a->fifo_head], start, len) < 0)
+		if (fiber_frame_put(&a->sout, FIBER_RESULT, core_ring_at(&a->fifo, 0), start, len) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
-		a->fifo_head = (a->fifo_head + 1) % a->fifo_cap;
-		a->fifo_n--;
-		fiber_buf_consume(&a->from_child, len + 1);
+		core_ring_pop(&a->fifo);
+		core_buf_consume(&a->from_child, len + 1);
 	}
 }
 
@@ -273,8 +253,8 @@ static int take_frames(struct agent *a, struct core_error *err)
 		} else if (f.type == FIBER_TASK && !a->stopping) {
 			if (memchr(f.body, '\n', f.len))
 				return core_error_set(err, -EPROTO, "task with a newline");
-			if (fiber_buf_append(&a->to_child, f.body, f.len) < 0 ||
-			    fiber_buf_append(&a->to_child, "\n", 1) < 0 || fifo_push(a, f.seq) < 0)
+			if (core_buf_append(&a->to_child, f.body, f.len) < 0 ||
+			    core_buf_append(&a->to_child, "\n", 1) < 0 || core_ring_push(&a->fifo, f.seq) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
 		} else {
 			return core_error_set(err, -EPROTO, "unexpected frame type %d", f.type);
@@ -295,15 +275,15 @@ static int relay(struct agent *a, struct core_error *err)
 		int np = 0, ret, isock, icout, icin = -1, iwatch = -1;
 		ssize_t n;
 
-		if (a->stopping && a->cin >= 0 && fiber_buf_pending(&a->to_child) == 0) {
+		if (a->stopping && a->cin >= 0 && core_buf_pending(&a->to_child) == 0) {
 			close(a->cin);
 			a->cin = -1;
 		}
 		isock = np;
-		p[np++] = (struct pollfd){ a->sock, POLLIN | (fiber_buf_pending(&a->sout) ? POLLOUT : 0), 0 };
+		p[np++] = (struct pollfd){ a->sock, POLLIN | (core_buf_pending(&a->sout) ? POLLOUT : 0), 0 };
 		icout = np;
 		p[np++] = (struct pollfd){ a->cout, POLLIN, 0 };
-		if (a->cin >= 0 && fiber_buf_pending(&a->to_child)) {
+		if (a->cin >= 0 && core_buf_pending(&a->to_child)) {
 			icin = np;
 			p[np++] = (struct pollfd){ a->cin, POLLOUT, 0 };
 		}
@@ -326,14 +306,14 @@ static int relay(struct agent *a, struct core_error *err)
 			}
 		}
 		if (p[isock].revents & POLLOUT) {
-			n = fiber_buf_write_fd(&a->sout, a->sock);
+			n = core_buf_write_fd(&a->sout, a->sock);
 			if (n < 0) {
 				end_child(a, SIGTERM);
 				return core_error_errno(err, (int)-n, "connection to the master");
 			}
 		}
 		if (p[isock].revents & (POLLIN | POLLHUP | POLLERR)) {
-			n = fiber_buf_read_fd(&a->sin, a->sock, 65536);
+			n = core_buf_read_fd(&a->sin, a->sock, 65536);
 			if (n == 0 || (n < 0 && n != -EAGAIN)) {
 				end_child(a, SIGTERM);
 				return core_error_set(err, -ECONNRESET, "the master went away");
@@ -345,7 +325,7 @@ static int relay(struct agent *a, struct core_error *err)
 			}
 		}
 		if (icin >= 0 && p[icin].revents) {
-			n = fiber_buf_write_fd(&a->to_child, a->cin);
+			n = core_buf_write_fd(&a->to_child, a->cin);
 			if (n < 0) {	/* the command closed its input: it will exit */
 				close(a->cin);
 				a->cin = -1;
@@ -353,7 +333,7 @@ static int relay(struct agent *a, struct core_error *err)
 			}
 		}
 		if (p[icout].revents) {
-			n = fiber_buf_read_fd(&a->from_child, a->cout, 65536);
+			n = core_buf_read_fd(&a->from_child, a->cout, 65536);
 			if (n > 0 || n == -EAGAIN) {
 				ret = relay_results(a, err);
 				if (ret < 0) {
@@ -370,8 +350,8 @@ static int relay(struct agent *a, struct core_error *err)
 				return finish(a, status ? status : 1, 'N', why), 1;
 			}
 		}
-		if (fiber_buf_pending(&a->sout) > 0) {
-			n = fiber_buf_write_fd(&a->sout, a->sock);
+		if (core_buf_pending(&a->sout) > 0) {
+			n = core_buf_write_fd(&a->sout, a->sock);
 			if (n < 0) {
 				end_child(a, SIGTERM);
 				return core_error_errno(err, (int)-n, "connection to the master");
@@ -399,7 +379,7 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 		goto out;
 	ret = start_command(&a, number, err);
 	if (ret < 0) {
-		status = ret == -ENOENT ? 127 : 126;
+		status = core_spawn_error_exit(ret);
 		finish(&a, status, 'F', err->msg);
 		core_error_clear(err);	/* the master reports it, once */
 		goto out;
@@ -418,10 +398,10 @@ out:
 	if (a.cout >= 0)
 		close(a.cout);
 	close(a.sock);
-	fiber_buf_release(&a.sin);
-	fiber_buf_release(&a.sout);
-	fiber_buf_release(&a.to_child);
-	fiber_buf_release(&a.from_child);
-	free(a.fifo);
+	core_buf_release(&a.sin);
+	core_buf_release(&a.sout);
+	core_buf_release(&a.to_child);
+	core_buf_release(&a.from_child);
+	core_ring_release(&a.fifo);
 	return status;
 }

@@ -10,7 +10,7 @@
 static int local_spawn(struct fiber_backend *b, const struct fiber_launch *l,
 		       struct fiber_proc *p, struct core_error *err)
 {
-	struct fiber_spawn sp = FIBER_SPAWN_INIT;
+	struct core_spawn sp = CORE_SPAWN_INIT;
 	static const char *const unset[] = { "FIBERRUN_SECRET", NULL };
 	int ret;
 
@@ -23,7 +23,8 @@ static int local_spawn(struct fiber_backend *b, const struct fiber_launch *l,
 	sp.new_pgrp = 1;
 	sp.in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	*p = (struct fiber_proc)FIBER_PROC_INIT;
-	ret = fiber_proc_spawn(&sp, &p->pid, err);
+	ret = core_spawn_start(&sp, err);
+	p->pid = sp.pid;
 	if (sp.in_fd >= 0)
 		close(sp.in_fd);
 	return ret;
@@ -32,7 +33,7 @@ static int local_spawn(struct fiber_backend *b, const struct fiber_launch *l,
 static void local_stop(struct fiber_backend *b, struct fiber_proc *p, int sig)
 {
 	/* The whole group: what the command started goes with it. */
-	if (p->pid > 0 && kill(-p->pid, sig) < 0)
+	if (p->pid > 0 && core_spawn_kill_group(p->pid, sig) < 0)
 		kill(p->pid, sig);
 }
 

@@ -18,29 +18,29 @@
 /* "cd DIR 2>/dev/null; exec SELF --stdin-env -- ARGV..." for a remote shell. */
 static char *remote_command(const struct fiber_backend *b, char *const *argv)
 {
-	struct fiber_buf s = FIBER_BUF_INIT;
+	struct core_buf s = CORE_BUF_INIT;
 	char *q;
 	size_t i;
 	int bad = 0;
 
 	q = fiber_shell_quote(b->cwd);
-	bad |= !q || fiber_buf_append(&s, "cd ", 3) < 0 ||
-	       fiber_buf_append(&s, q, strlen(q)) < 0 ||
-	       fiber_buf_append(&s, " 2>/dev/null; exec ", 19) < 0;
+	bad |= !q || core_buf_append(&s, "cd ", 3) < 0 ||
+	       core_buf_append(&s, q, strlen(q)) < 0 ||
+	       core_buf_append(&s, " 2>/dev/null; exec ", 19) < 0;
 	free(q);
 	q = fiber_shell_quote(b->self);
-	bad |= !q || fiber_buf_append(&s, q, strlen(q)) < 0 ||
-	       fiber_buf_append(&s, " --stdin-env --", 15) < 0;
+	bad |= !q || core_buf_append(&s, q, strlen(q)) < 0 ||
+	       core_buf_append(&s, " --stdin-env --", 15) < 0;
 	free(q);
 	for (i = 0; argv[i] && !bad; i++) {
 		q = fiber_shell_quote(argv[i]);
-		bad |= !q || fiber_buf_append(&s, " ", 1) < 0 ||
-		       fiber_buf_append(&s, q, strlen(q)) < 0;
+		bad |= !q || core_buf_append(&s, " ", 1) < 0 ||
+		       core_buf_append(&s, q, strlen(q)) < 0;
 		free(q);
 	}
-	bad |= fiber_buf_append(&s, "", 1) < 0;
+	bad |= core_buf_append(&s, "", 1) < 0;
 	if (bad) {
-		fiber_buf_release(&s);
+		core_buf_release(&s);
 		return NULL;
 	}
 	return s.data;
@@ -50,22 +50,22 @@ static char *remote_command(const struct fiber_backend *b, char *const *argv)
 static int spawn_with_env(char *const *argv, const struct fiber_launch *l,
 			  struct fiber_proc *p, struct core_error *err)
 {
-	struct fiber_spawn sp = FIBER_SPAWN_INIT;
-	struct fiber_buf env = FIBER_BUF_INIT;
+	struct core_spawn sp = CORE_SPAWN_INIT;
+	struct core_buf env = CORE_BUF_INIT;
 	static const char *const unset[] = { "FIBERRUN_SECRET", NULL };
 	int fds[2], ret;
 	size_t i;
 
 	*p = (struct fiber_proc)FIBER_PROC_INIT;
 	for (i = 0; l->env && l->env[i]; i++)
-		if (fiber_buf_append(&env, l->env[i], strlen(l->env[i])) < 0 ||
-		    fiber_buf_append(&env, "\n", 1) < 0)
+		if (core_buf_append(&env, l->env[i], strlen(l->env[i])) < 0 ||
+		    core_buf_append(&env, "\n", 1) < 0)
 			goto nomem;
-	if (fiber_buf_append(&env, "\n", 1) < 0)
+	if (core_buf_append(&env, "\n", 1) < 0)
 		goto nomem;
 	ret = fiber_pipe(fds);
 	if (ret < 0) {
-		fiber_buf_release(&env);
+		core_buf_release(&env);
 		return core_error_errno(err, -ret, "cannot create a pipe");
 	}
 	sp.argv = argv;
@@ -74,26 +74,27 @@ static int spawn_with_env(char *const *argv, const struct fiber_launch *l,
 	sp.out_fd = l->out_fd;
 	sp.err_fd = l->err_fd;
 	sp.pdeathsig = SIGTERM;
-	ret = fiber_proc_spawn(&sp, &p->pid, err);
+	ret = core_spawn_start(&sp, err);
+	p->pid = sp.pid;
 	close(fds[0]);
 	if (ret < 0) {
 		close(fds[1]);
-		fiber_buf_release(&env);
+		core_buf_release(&env);
 		return ret;
 	}
 	/* A few hundred bytes: they fit in the pipe without blocking. */
-	if (fiber_buf_write_fd(&env, fds[1]) < 0 || fiber_buf_pending(&env) > 0) {
+	if (core_buf_write_fd(&env, fds[1]) < 0 || core_buf_pending(&env) > 0) {
 		ret = core_error_set(err, -EIO, "cannot pass the environment to '%s'", argv[0]);
 		close(fds[1]);
 		kill(p->pid, SIGTERM);
-		fiber_buf_release(&env);
+		core_buf_release(&env);
 		return ret;
 	}
-	fiber_buf_release(&env);
+	core_buf_release(&env);
 	p->in_fd = fds[1];
 	return 0;
 nomem:
-	fiber_buf_release(&env);
+	core_buf_release(&env);
 	return core_error_set(err, -ENOMEM, "out of memory");
 }
 

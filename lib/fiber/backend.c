@@ -1,4 +1,5 @@
 #include "fiber/backend.h"
+#include "core/sys.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -44,9 +45,6 @@ int fiber_backend_init(struct fiber_backend *b,
 		       const struct fiber_backend_ops *ops, const char *ssh,
 		       const char *self, struct core_error *err)
 {
-	char buf[PATH_MAX];
-	ssize_t n;
-
 	b->ops = ops;
 	b->ssh = split_words(ssh ? ssh : "ssh");
 	if (!b->ssh || !b->ssh[0])
@@ -54,11 +52,10 @@ int fiber_backend_init(struct fiber_backend *b,
 	if (self) {
 		b->self = strdup(self);
 	} else {
-		n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-		if (n < 0)
-			return core_error_errno(err, errno, "cannot find this program's path");
-		buf[n] = '\0';
-		b->self = strdup(buf);
+		int ret = core_sys_exe(&b->self);
+
+		if (ret < 0 && ret != -ENOMEM)
+			return core_error_errno(err, -ret, "cannot find this program's path");
 	}
 	b->cwd = getcwd(NULL, 0);
 	if (!b->self || !b->cwd)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/grow.h"
 
 void fiber_hosts_release(struct fiber_hosts *h)
 {
@@ -17,7 +18,7 @@ void fiber_hosts_release(struct fiber_hosts *h)
 		free(h->v[i].name);
 	free(h->v);
 	h->v = NULL;
-	h->n = 0;
+	h->n = h->cap = 0;
 }
 
 long fiber_hosts_slots(const struct fiber_hosts *h)
@@ -69,10 +70,9 @@ int fiber_hosts_parse_line(struct fiber_hosts *h, const char *line,
 	}
 	if (!*s)
 		return core_error_set(err, -EINVAL, "empty host name");
-	v = realloc(h->v, (h->n + 1) * sizeof(*v));
-	if (!v)
+	if (CORE_GROW(h->v, h->cap, h->n + 1) < 0)
 		return core_error_set(err, -ENOMEM, "out of memory");
-	h->v = v;
+	v = h->v;
 	v[h->n].name = strdup(s);
 	if (!v[h->n].name)
 		return core_error_set(err, -ENOMEM, "out of memory");

@@ -20,10 +20,10 @@ struct fiber_host {
 
 struct fiber_hosts {
 	struct fiber_host *v;
-	size_t n;
+	size_t n, cap;
 };
 
-#define FIBER_HOSTS_INIT { NULL, 0 }
+#define FIBER_HOSTS_INIT { NULL, 0, 0 }
 
 /* Read a hosts file; errors name the file and line. */
 int fiber_hosts_load(struct fiber_hosts *h, const char *path,

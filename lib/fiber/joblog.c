@@ -38,7 +38,7 @@ static int at_end(struct core_jsonl_reader *r)
 }
 
 /* Read the records of fd into done; *good gets the length of whole records. */
-static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
+static int load(struct fiber_joblog *j, struct core_map *done, off_t *good,
 		struct core_error *err)
 {
 	struct core_jsonl_reader *r;
@@ -49,6 +49,7 @@ static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
 	if (ret < 0)
 		return ret;
 	for (;;) {
+		struct core_map_entry *e;
 		json_t *v = NULL, *id;
 		const char *text;
 		size_t len;
@@ -81,13 +82,16 @@ static int load(struct fiber_joblog *j, struct fiber_idmap *done, off_t *good,
 			goto out;
 		}
 		text = core_jsonl_text(r, &len);
-		ret = fiber_idmap_add(done, key, text);
+		ret = core_map_put(done, key, strlen(key), &e);
 		free(key);
 		json_decref(v);
+		if (ret == 1 && !(e->value.p = strndup(text, len)))
+			ret = -ENOMEM;
 		if (ret < 0) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
+		ret = 0;
 		*good = (off_t)core_jsonl_offset(r);
 	}
 	ret = 0;
@@ -97,7 +101,7 @@ out:
 }
 
 int fiber_joblog_open(struct fiber_joblog *j, const char *path, int resume,
-		      struct fiber_idmap *done, struct core_error *err)
+		      struct core_map *done, struct core_error *err)
 {
 	struct stat st;
 	off_t good;
@@ -127,18 +131,18 @@ int fiber_joblog_open(struct fiber_joblog *j, const char *path, int resume,
 
 int fiber_joblog_add(struct fiber_joblog *j, const char *rec, size_t len)
 {
-	if (fiber_buf_append(&j->pending, rec, len) < 0 ||
-	    fiber_buf_append(&j->pending, "\n", 1) < 0)
+	if (core_buf_append(&j->pending, rec, len) < 0 ||
+	    core_buf_append(&j->pending, "\n", 1) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
 int fiber_joblog_commit(struct fiber_joblog *j, struct core_error *err)
 {
-	if (j->fd < 0 || fiber_buf_pending(&j->pending) == 0)
+	if (j->fd < 0 || core_buf_pending(&j->pending) == 0)
 		return 0;
-	while (fiber_buf_pending(&j->pending) > 0) {
-		ssize_t n = fiber_buf_write_fd(&j->pending, j->fd);
+	while (core_buf_pending(&j->pending) > 0) {
+		ssize_t n = core_buf_write_fd(&j->pending, j->fd);
 
 		if (n < 0)
 			return core_error_errno(err, (int)-n, "cannot write '%s'", j->path);
@@ -155,5 +159,5 @@ void fiber_joblog_release(struct fiber_joblog *j)
 	j->fd = -1;
 	free(j->path);
 	j->path = NULL;
-	fiber_buf_release(&j->pending);
+	core_buf_release(&j->pending);
 }

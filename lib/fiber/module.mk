@@ -5,7 +5,7 @@ DEB_PACKAGES += openssh-server openssh-client slurm-wlm munge parallel procps
 EXTRA_TARGETS += $(O)/share/examples/sleep-worker $(O)/share/examples/es-worker
 DEMOS += demo-fiber
 
-$(O)/share/examples/%: share/examples/%.c $(O)/build-flags
+$(O)/share/examples/%: share/examples/%.c lib/core/splitmix.h $(O)/build-flags
 	@mkdir -p $(@D)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -lm

@@ -20,8 +20,11 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/utf8.h"
+#include "core/grow.h"
 #include "core/json.h"
+#include "core/map.h"
+#include "core/ring.h"
+#include "core/utf8.h"
 #include "fiber/joblog.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
@@ -55,7 +58,7 @@ struct conn {
 	uint64_t token;
 	uint8_t nonce_w[FIBER_NONCE_LEN], nonce_m[FIBER_NONCE_LEN];
 	int64_t deadline;
-	struct fiber_buf in, out;
+	struct core_buf in, out;
 	struct worker *w;
 	struct conn *next, *prev;	/* unattached connections */
 };
@@ -68,8 +71,7 @@ struct worker {
 	struct conn *c;
 	const char *slot_host;		/* from the hosts file, or NULL */
 	char host[256];
-	uint64_t *fifo;
-	size_t fifo_head, fifo_n;
+	struct core_ring fifo;		/* tasks sent, oldest first */
 	int64_t head_start_ns, since_ns, retry_ns;
 	int fails;
 	char exit_kind;
@@ -98,7 +100,7 @@ struct pool {
 	struct fiber_taskq q;
 	uint64_t *done;
 	size_t ndone, done_cap;
-	struct fiber_idmap seen, logged;
+	struct core_map seen, logged;
 	struct fiber_joblog jl;
 	int stopping, draining, failed;
 	int backlog;		/* workers still waiting to be started */
@@ -137,15 +139,8 @@ static int task_done(struct pool *p, struct fiber_task *t)
 	t->line = NULL;
 	if (p->o->keep_order)
 		return 0;
-	if (p->ndone == p->done_cap) {
-		size_t cap = p->done_cap ? 2 * p->done_cap : 256;
-		uint64_t *v = realloc(p->done, cap * sizeof(*v));
-
-		if (!v)
-			return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-		p->done = v;
-		p->done_cap = cap;
-	}
+	if (CORE_GROW(p->done, p->done_cap, p->ndone + 1) < 0)
+		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 	p->done[p->ndone++] = t->seq;
 	return 0;
 }
@@ -234,7 +229,7 @@ static int emit(struct pool *p)
 /* One input line (parsed as `v` unless --lines): a new task, or an old record with --resume. */
 static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
 {
-	struct fiber_idmap_entry *e;
+	struct core_map_entry *e;
 	json_t *id = NULL;
 	struct fiber_task *t;
 	char *key = NULL;
@@ -247,7 +242,7 @@ static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
 		core_error_prefix(p->err, "'%s': line %ld: ", p->o->in_name, p->lineno);
 		return fail(p, ret);
 	}
-	ret = fiber_idmap_add(&p->seen, key, NULL);
+	ret = core_map_put(&p->seen, key, strlen(key), &e);
 	if (ret <= 0) {
 		char *s = json_dumps(id, JSON_ENCODE_ANY);
 
@@ -268,10 +263,10 @@ static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
 	}
 	t->id = id;
 	p->st->tasks++;
-	e = fiber_idmap_find(&p->logged, key);
+	e = core_map_find(&p->logged, key, strlen(key));
 	free(key);
-	if (e && e->value) {
-		json_t *rec = core_jsonl_decode(e->value, strlen(e->value), NULL);
+	if (e && e->value.p) {
+		json_t *rec = core_jsonl_decode(e->value.p, strlen(e->value.p), NULL);
 		const char *status = json_string_value(json_object_get(rec, "status"));
 
 		if (status && strcmp(status, "ok") == 0)
@@ -280,8 +275,8 @@ static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
 			p->st->failed++;
 		json_decref(rec);
 		p->st->resumed++;
-		t->record = e->value;
-		e->value = NULL;
+		t->record = e->value.p;
+		e->value.p = NULL;
 		return task_done(p, t);
 	}
 	t->line = malloc(len + 1);
@@ -367,15 +362,8 @@ static int want_input(const struct pool *p)
 
 static void kid_add(struct pool *p, pid_t pid)
 {
-	if (p->nkids == p->kids_cap) {
-		size_t cap = p->kids_cap ? 2 * p->kids_cap : 64;
-		pid_t *v = realloc(p->kids, cap * sizeof(*v));
-
-		if (!v)
-			return;	/* reaped by waitpid(-1) all the same */
-		p->kids = v;
-		p->kids_cap = cap;
-	}
+	if (CORE_GROW(p->kids, p->kids_cap, p->nkids + 1) < 0)
+		return;	/* reaped by waitpid(-1) all the same */
 	p->kids[p->nkids++] = pid;
 }
 
@@ -408,8 +396,8 @@ static void conn_close(struct pool *p, struct conn *c)
 		pending_unlink(p, c);
 	epoll_ctl(p->ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
-	fiber_buf_release(&c->in);
-	fiber_buf_release(&c->out);
+	core_buf_release(&c->in);
+	core_buf_release(&c->out);
 	if (c->w)
 		c->w->c = NULL;
 	free(c);
@@ -417,8 +405,8 @@ static void conn_close(struct pool *p, struct conn *c)
 
 static int conn_flush(struct pool *p, struct conn *c)
 {
-	ssize_t n = fiber_buf_write_fd(&c->out, c->fd);
-	int want = fiber_buf_pending(&c->out) > 0;
+	ssize_t n = core_buf_write_fd(&c->out, c->fd);
+	int want = core_buf_pending(&c->out) > 0;
 
 	if (n < 0)
 		return (int)n;
@@ -510,8 +498,8 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 	/* SIGTERM: the agent takes its command's process group along. */
 	stop_proc(p, w, SIGTERM);
 	w->state = W_IDLE;
-	for (i = w->fifo_n; i-- > 0;) {
-		struct fiber_task *t = fiber_taskq_at(&p->q, w->fifo[(w->fifo_head + i) % (size_t)p->o->prefetch]);
+	for (i = core_ring_count(&w->fifo); i-- > 0;) {
+		struct fiber_task *t = fiber_taskq_at(&p->q, core_ring_at(&w->fifo, i));
 
 		t->state = FIBER_TASK_QUEUED;
 		if (i > 0) {
@@ -526,7 +514,7 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 			fiber_taskq_push(&p->q, t->seq, 1);
 		}
 	}
-	w->fifo_n = 0;
+	core_ring_clear(&w->fifo);
 	if (w->exit_kind == 'F') {
 		/* The worker command cannot run at all: no use going on. */
 		p->st->fatal_status = w->exit_status;
@@ -565,13 +553,12 @@ static int worker_frames(struct pool *p, struct worker *w)
 			json_t *res = NULL;
 			int64_t now = core_clock_mono_ns();
 
-			if (w->fifo_n == 0 || w->fifo[w->fifo_head] != f.seq) {
+			if (!core_ring_count(&w->fifo) || core_ring_at(&w->fifo, 0) != f.seq) {
 				worker_lost(p, w, "result for a task it does not have", 0);
 				return 0;
 			}
 			t = fiber_taskq_at(&p->q, f.seq);
-			w->fifo_head = (w->fifo_head + 1) % (size_t)p->o->prefetch;
-			w->fifo_n--;
+			core_ring_pop(&w->fifo);
 			w->fails = 0;
 			if (f.len > 0 && f.body[0] == '!') {
 				char msg[1024];
@@ -650,11 +637,11 @@ static void conn_handshake(struct pool *p, struct conn *c)
 			c->w = w;
 			w->c = c;
 			w->state = W_READY;
-			w->fifo_n = 0;
+			core_ring_clear(&w->fifo);
 			fiber_frame_put(&c->out, FIBER_WELCOME, (uint64_t)w->index, NULL, 0);
 			if (conn_flush(p, c) < 0)
 				worker_lost(p, w, "connection failed", 0);
-			else if (fiber_buf_pending(&c->in) > 0)
+			else if (core_buf_pending(&c->in) > 0)
 				worker_frames(p, w);
 			return;
 		}
@@ -683,7 +670,7 @@ static void conn_event(struct pool *p, struct conn *c, uint32_t events)
 	}
 	if (!(events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
 		return;
-	n = fiber_buf_read_fd(&c->in, c->fd, c->stage < 2 ? FIBER_AUTH_FRAME_MAX : 1 << 16);
+	n = core_buf_read_fd(&c->in, c->fd, c->stage < 2 ? FIBER_AUTH_FRAME_MAX : 1 << 16);
 	if (n == -EAGAIN)
 		return;
 	if (n > 0) {
@@ -744,7 +731,8 @@ static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 	struct conn *c = w->c;
 	int sent = 0;
 
-	while (w->state == W_READY && (long)w->fifo_n < upto && p->q.rn > keep) {
+	while (w->state == W_READY && (long)core_ring_count(&w->fifo) < upto &&
+	       core_ring_count(&p->q.ready) > keep) {
 		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
 		if (fiber_frame_put(&c->out, FIBER_TASK, t->seq, t->line, t->len) < 0) {
@@ -752,9 +740,9 @@ static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 			fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 			return;
 		}
-		if (w->fifo_n == 0)
+		if (!core_ring_count(&w->fifo))
 			w->head_start_ns = core_clock_mono_ns();
-		w->fifo[(w->fifo_head + w->fifo_n++) % (size_t)p->o->prefetch] = t->seq;
+		core_ring_push(&w->fifo, t->seq);	/* cannot fail: reserved */
 		t->attempts++;
 		t->state = FIBER_TASK_RUNNING;
 		sent = 1;
@@ -780,7 +768,7 @@ static void reap(struct pool *p)
 			w->proc.pid = 0;
 			/* A connected worker ends with its connection, which says more. */
 			if (w->state == W_STARTING) {
-				int status = fiber_proc_status(st);
+				int status = core_spawn_exit_code(st);
 
 				snprintf(why, sizeof(why), "exited with status %d before connecting%s", status,
 					 status == 127 && p->o->backend->ops->remote ?
@@ -804,7 +792,7 @@ static void stop_workers(struct pool *p)
 		if (p->stopping && (w->state == W_READY || w->state == W_STOPPING ||
 				    w->state == W_STARTING)) {
 			/* Tasks in flight are not finished: they are run again on resume. */
-			w->fifo_n = 0;
+			core_ring_clear(&w->fifo);
 			if (w->c)
 				conn_close(p, w->c);
 			stop_proc(p, w, SIGTERM);
@@ -862,7 +850,7 @@ static void tick(struct pool *p)
 		if (w->state == W_STARTING && p->o->backend->ops != &fiber_backend_sbatch &&
 		    now - w->since_ns > START_TIMEOUT_NS)
 			worker_lost(p, w, "did not connect in time", 0);
-		else if (w->state == W_READY && timeout > 0 && w->fifo_n > 0 &&
+		else if (w->state == W_READY && timeout > 0 && core_ring_count(&w->fifo) > 0 &&
 			 now - w->head_start_ns > timeout) {
 			char why[64];
 
@@ -892,7 +880,7 @@ static void tick(struct pool *p)
 /* No worker left: every task still waiting fails. */
 static void fail_waiting(struct pool *p)
 {
-	while (p->q.rn > 0) {
+	while (core_ring_count(&p->q.ready) > 0) {
 		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
 		task_finish(p, t, "failed", NULL, "no workers left", NULL, 0);
@@ -981,8 +969,7 @@ static int setup(struct pool *p)
 
 		w->index = i;
 		w->proc = (struct fiber_proc)FIBER_PROC_INIT;
-		w->fifo = calloc((size_t)o->prefetch, sizeof(*w->fifo));
-		if (!w->fifo)
+		if (core_ring_reserve(&w->fifo, (size_t)o->prefetch) < 0)
 			return core_error_set(p->err, -ENOMEM, "out of memory");
 		if (o->backend->hosts.n > 0) {
 			size_t h;
@@ -1032,7 +1019,7 @@ static void teardown(struct pool *p)
 	for (i = 0; p->w && i < p->o->workers; i++) {
 		stop_proc(p, &p->w[i], SIGKILL);
 		fiber_proc_release(&p->w[i].proc);
-		free(p->w[i].fifo);
+		core_ring_release(&p->w[i].fifo);
 	}
 	while (p->pending)
 		conn_close(p, p->pending);
@@ -1041,8 +1028,8 @@ static void teardown(struct pool *p)
 	free(p->done);
 	free(p->kids);
 	core_jsonl_reader_free(p->in);
-	fiber_idmap_release(&p->seen);
-	fiber_idmap_release(&p->logged);
+	core_map_release(&p->seen, NULL);
+	core_map_release(&p->logged, free);
 	fiber_joblog_release(&p->jl);
 	if (p->lfd >= 0)
 		close(p->lfd);

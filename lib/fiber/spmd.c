@@ -23,7 +23,7 @@
 struct stream {
 	int fd;			/* read end, -1 when closed */
 	int to;			/* our fd it goes to */
-	struct fiber_buf buf;
+	struct core_buf buf;
 };
 
 struct rank {
@@ -53,10 +53,10 @@ static void stream_flush(struct stream *s, long rank, int tag, int eof)
 	char pre[32];
 	int plen = tag ? snprintf(pre, sizeof(pre), "%ld: ", rank) : 0;
 
-	while (fiber_buf_pending(&s->buf) > 0) {
+	while (core_buf_pending(&s->buf) > 0) {
 		char *start = s->buf.data + s->buf.off, *nl;
-		size_t len, avail = fiber_buf_pending(&s->buf);
-		struct fiber_buf line = FIBER_BUF_INIT;
+		size_t len, avail = core_buf_pending(&s->buf);
+		struct core_buf line = CORE_BUF_INIT;
 
 		nl = memchr(start, '\n', avail);
 		if (nl)
@@ -66,13 +66,13 @@ static void stream_flush(struct stream *s, long rank, int tag, int eof)
 		else
 			return;
 		/* One write per line, so lines of different ranks never mix. */
-		fiber_buf_append(&line, pre, (size_t)plen);
-		fiber_buf_append(&line, start, len);
+		core_buf_append(&line, pre, (size_t)plen);
+		core_buf_append(&line, start, len);
 		if (!nl)
-			fiber_buf_append(&line, "\n", 1);
-		write_all(s->to, line.data, fiber_buf_pending(&line));
-		fiber_buf_release(&line);
-		fiber_buf_consume(&s->buf, len);
+			core_buf_append(&line, "\n", 1);
+		write_all(s->to, line.data, core_buf_pending(&line));
+		core_buf_release(&line);
+		core_buf_consume(&s->buf, len);
 	}
 }
 
@@ -232,7 +232,7 @@ int fiber_spmd_run(const struct fiber_spmd_opts *o, struct core_error *err)
 				if (r[i].proc.pid != pid || r[i].done)
 					continue;
 				r[i].done = 1;
-				r[i].status = fiber_proc_status(st);
+				r[i].status = core_spawn_exit_code(st);
 				left--;
 				r[i].proc.pid = 0;
 				fiber_proc_release(&r[i].proc);
@@ -255,7 +255,7 @@ int fiber_spmd_run(const struct fiber_spmd_opts *o, struct core_error *err)
 
 				if (s->fd < 0)
 					continue;
-				while ((n = fiber_buf_read_fd(&s->buf, s->fd, 65536)) > 0)
+				while ((n = core_buf_read_fd(&s->buf, s->fd, 65536)) > 0)
 					stream_flush(s, i, o->tag, 0);
 				if (n == 0 || (n < 0 && n != -EAGAIN)) {
 					stream_flush(s, i, o->tag, 1);
@@ -275,7 +275,7 @@ out:
 		for (k = 0; k < 2; k++) {
 			if (r[i].s[k].fd >= 0)
 				close(r[i].s[k].fd);
-			fiber_buf_release(&r[i].s[k].buf);
+			core_buf_release(&r[i].s[k].buf);
 		}
 		fiber_proc_release(&r[i].proc);
 	}

@@ -8,9 +8,7 @@
  *
  * Ids are compared by key: "s" + the string, or "i" + the decimal integer,
  * so the string "7" and the integer 7 are different ids.
- *
- * struct fiber_idmap maps keys to strings (the joblog's records); a NULL
- * value marks a key as merely seen.
+ * Tables of ids are core_map (core/map.h) keyed by these keys.
  */
 #ifndef FIBER_TASK_H
 #define FIBER_TASK_H
@@ -30,26 +28,5 @@ int fiber_task_id(const json_t *v, long lineno, json_t **id, char **key,
 
 /* The key of an id value (string or integer), malloc'd; NULL otherwise. */
 char *fiber_task_key(const json_t *id);
-
-struct fiber_idmap_entry {
-	char *key;
-	char *value;
-};
-
-struct fiber_idmap {
-	struct fiber_idmap_entry *v;
-	size_t n, cap;		/* cap is 0 or a power of two */
-};
-
-#define FIBER_IDMAP_INIT { NULL, 0, 0 }
-
-/*
- * Add key (copied) with value (copied, may be NULL): 1 when added, 0 when
- * the key was there (nothing changes), -ENOMEM.
- */
-int fiber_idmap_add(struct fiber_idmap *m, const char *key, const char *value);
-/* The entry for key, or NULL. */
-struct fiber_idmap_entry *fiber_idmap_find(const struct fiber_idmap *m, const char *key);
-void fiber_idmap_release(struct fiber_idmap *m);
 
 #endif

@@ -43,36 +43,12 @@ void fiber_taskq_drop(struct fiber_taskq *q, uint64_t seq)
 
 int fiber_taskq_push(struct fiber_taskq *q, uint64_t seq, int front)
 {
-	if (q->rn == q->rcap) {
-		size_t cap = q->rcap ? 2 * q->rcap : 1024, i;
-		uint64_t *v = malloc(cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (i = 0; i < q->rn; i++)
-			v[i] = q->ready[(q->rhead + i) % q->rcap];
-		free(q->ready);
-		q->ready = v;
-		q->rcap = cap;
-		q->rhead = 0;
-	}
-	if (front) {
-		q->rhead = (q->rhead + q->rcap - 1) % q->rcap;
-		q->ready[q->rhead] = seq;
-	} else {
-		q->ready[(q->rhead + q->rn) % q->rcap] = seq;
-	}
-	q->rn++;
-	return 0;
+	return front ? core_ring_push_front(&q->ready, seq) : core_ring_push(&q->ready, seq);
 }
 
 uint64_t fiber_taskq_pop(struct fiber_taskq *q)
 {
-	uint64_t seq = q->ready[q->rhead];
-
-	q->rhead = (q->rhead + 1) % q->rcap;
-	q->rn--;
-	return seq;
+	return core_ring_pop(&q->ready);
 }
 
 void fiber_taskq_release(struct fiber_taskq *q)
@@ -81,6 +57,6 @@ void fiber_taskq_release(struct fiber_taskq *q)
 		if (q->wcap)
 			fiber_task_free(fiber_taskq_at(q, q->base));
 	free(q->win);
-	free(q->ready);
+	core_ring_release(&q->ready);
 	*q = (struct fiber_taskq)FIBER_TASKQ_INIT;
 }

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/ring.h"
+
 enum fiber_task_state { FIBER_TASK_QUEUED, FIBER_TASK_RUNNING, FIBER_TASK_DONE };
 
 struct fiber_task {
@@ -29,11 +31,10 @@ struct fiber_taskq {
 	struct fiber_task **win;	/* win[seq & (wcap - 1)] */
 	size_t wcap;
 	uint64_t base, next;
-	uint64_t *ready;		/* ring of waiting sequence numbers */
-	size_t rhead, rn, rcap;
+	struct core_ring ready;		/* waiting sequence numbers */
 };
 
-#define FIBER_TASKQ_INIT { NULL, 0, 0, 0, NULL, 0, 0, 0 }
+#define FIBER_TASKQ_INIT { NULL, 0, 0, 0, CORE_RING_INIT }
 
 /* Give t the next sequence number and take it into the window. 0 or -ENOMEM. */
 int fiber_taskq_add(struct fiber_taskq *q, struct fiber_task *t);
@@ -51,7 +52,8 @@ static inline uint64_t fiber_taskq_size(const struct fiber_taskq *q)
 }
 /* Queue seq for a worker, at the back or (front = 1) at the front. */
 int fiber_taskq_push(struct fiber_taskq *q, uint64_t seq, int front);
-/* Take the first waiting sequence number; q->rn must be above 0. */
+/* Take the first waiting sequence number; core_ring_count(&q->ready)
+ * must be above 0. */
 uint64_t fiber_taskq_pop(struct fiber_taskq *q);
 /* Free every task and the queue's memory. */
 void fiber_taskq_release(struct fiber_taskq *q);

@@ -13,7 +13,7 @@
 
 int fiber_watch_run(char *const *argv, int watch_fd, struct core_error *err)
 {
-	struct fiber_spawn sp = FIBER_SPAWN_INIT;
+	struct core_spawn sp = CORE_SPAWN_INIT;
 	int64_t kill_at = 0;
 	sigset_t set;
 	pid_t pid;
@@ -31,7 +31,8 @@ int fiber_watch_run(char *const *argv, int watch_fd, struct core_error *err)
 	sp.argv = argv;
 	sp.in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	sp.pdeathsig = SIGKILL;
-	ret = fiber_proc_spawn(&sp, &pid, err);
+	ret = core_spawn_start(&sp, err);
+	pid = sp.pid;
 	if (sp.in_fd >= 0)
 		close(sp.in_fd);
 	if (ret < 0) {
@@ -68,5 +69,5 @@ int fiber_watch_run(char *const *argv, int watch_fd, struct core_error *err)
 		}
 	}
 	close(sfd);
-	return fiber_proc_status(st);
+	return core_spawn_exit_code(st);
 }

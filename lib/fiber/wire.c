@@ -5,94 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-void fiber_buf_release(struct fiber_buf *b)
-{
-	free(b->data);
-	b->data = NULL;
-	b->off = b->len = b->cap = 0;
-}
-
-int fiber_buf_reserve(struct fiber_buf *b, size_t extra)
-{
-	size_t cap;
-	char *p;
-
-	if (b->off > 0 && (b->off == b->len || b->off >= b->cap / 2)) {
-		memmove(b->data, b->data + b->off, b->len - b->off);
-		b->len -= b->off;
-		b->off = 0;
-	}
-	if (b->cap - b->len >= extra)
-		return 0;
-	cap = b->cap ? b->cap : 4096;
-	while (cap - b->len < extra) {
-		if (cap > SIZE_MAX / 2)
-			return -ENOMEM;
-		cap *= 2;
-	}
-	p = realloc(b->data, cap);
-	if (!p)
-		return -ENOMEM;
-	b->data = p;
-	b->cap = cap;
-	return 0;
-}
-
-int fiber_buf_append(struct fiber_buf *b, const void *p, size_t n)
-{
-	int ret = fiber_buf_reserve(b, n);
-
-	if (ret < 0)
-		return ret;
-	if (n)
-		memcpy(b->data + b->len, p, n);
-	b->len += n;
-	return 0;
-}
-
-void fiber_buf_consume(struct fiber_buf *b, size_t n)
-{
-	b->off += n;
-	if (b->off >= b->len)
-		b->off = b->len = 0;
-}
-
-ssize_t fiber_buf_read_fd(struct fiber_buf *b, int fd, size_t chunk)
-{
-	ssize_t n;
-	int ret = fiber_buf_reserve(b, chunk);
-
-	if (ret < 0)
-		return ret;
-	do
-		n = read(fd, b->data + b->len, chunk);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	b->len += (size_t)n;
-	return n;
-}
-
-ssize_t fiber_buf_write_fd(struct fiber_buf *b, int fd)
-{
-	size_t total = 0;
-
-	while (fiber_buf_pending(b) > 0) {
-		ssize_t n = write(fd, b->data + b->off, fiber_buf_pending(b));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				break;
-			return -errno;
-		}
-		fiber_buf_consume(b, (size_t)n);
-		total += (size_t)n;
-	}
-	return (ssize_t)total;
-}
-
 static void put_be(uint8_t *p, uint64_t v, int bytes)
 {
 	int i;
@@ -113,7 +25,7 @@ static uint64_t get_be(const uint8_t *p, int bytes)
 	return v;
 }
 
-int fiber_frame_put(struct fiber_buf *b, int type, uint64_t seq,
+int fiber_frame_put(struct core_buf *b, int type, uint64_t seq,
 		    const void *body, size_t len)
 {
 	uint8_t h[FIBER_FRAME_HEADER];
@@ -124,26 +36,26 @@ int fiber_frame_put(struct fiber_buf *b, int type, uint64_t seq,
 	put_be(h, len + 9, 4);
 	h[4] = (uint8_t)type;
 	put_be(h + 5, seq, 8);
-	ret = fiber_buf_reserve(b, sizeof(h) + len);
+	ret = core_buf_reserve(b, sizeof(h) + len);
 	if (ret < 0)
 		return ret;
-	fiber_buf_append(b, h, sizeof(h));
-	return fiber_buf_append(b, body, len);
+	core_buf_append(b, h, sizeof(h));
+	return core_buf_append(b, body, len);
 }
 
-int fiber_frame_next(struct fiber_buf *b, size_t max, struct fiber_frame *f)
+int fiber_frame_next(struct core_buf *b, size_t max, struct fiber_frame *f)
 {
 	const uint8_t *p = (const uint8_t *)b->data + b->off;
 	uint64_t n;
 
-	if (fiber_buf_pending(b) < 5)
+	if (core_buf_pending(b) < 5)
 		return 0;
 	n = get_be(p, 4);
 	if (n < 9 || n - 9 > max || p[4] < 1 || p[4] > FIBER_FRAME_TYPE_MAX)
 		return -EPROTO;
-	if (fiber_buf_pending(b) < FIBER_FRAME_HEADER)
+	if (core_buf_pending(b) < FIBER_FRAME_HEADER)
 		return 0;
-	if (fiber_buf_pending(b) < 4 + n)
+	if (core_buf_pending(b) < 4 + n)
 		return 0;
 	f->type = p[4];
 	f->seq = get_be(p + 5, 8);

@@ -8,9 +8,7 @@
  * before buffering the body, so a peer can never make it allocate more
  * than the bound.
  *
- * Buffers: struct fiber_buf is a growable byte queue (data[off..len) is
- * pending).  fiber_buf_read_fd appends what one read(2) returns;
- * fiber_buf_write_fd writes what it can.
+ * Frames are built in and taken from a struct core_buf (core/buf.h).
  *
  * Handshake (fiber_auth_*): the agent sends HELLO (seq = its worker token,
  * body = 32-byte nonce N_w); the master answers CHALLENGE (body = nonce N_m
@@ -27,6 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/buf.h"
 #include "fiber/hmac.h"
 
 #define FIBER_FRAME_HEADER 13		/* length, type, seq */
@@ -46,30 +45,6 @@ enum fiber_frame_type {
 	FIBER_FRAME_TYPE_MAX = FIBER_STOP
 };
 
-struct fiber_buf {
-	char *data;
-	size_t off, len, cap;	/* pending bytes are data[off..len) */
-};
-
-#define FIBER_BUF_INIT { NULL, 0, 0, 0 }
-
-void fiber_buf_release(struct fiber_buf *b);
-static inline size_t fiber_buf_pending(const struct fiber_buf *b)
-{
-	return b->len - b->off;
-}
-/* Make room for `extra` more bytes.  0 or -ENOMEM. */
-int fiber_buf_reserve(struct fiber_buf *b, size_t extra);
-int fiber_buf_append(struct fiber_buf *b, const void *p, size_t n);
-void fiber_buf_consume(struct fiber_buf *b, size_t n);
-/*
- * One read(2) of up to `chunk` bytes appended to `b`: returns the byte
- * count, 0 at end of file, -EAGAIN when nothing is there, or -errno.
- */
-ssize_t fiber_buf_read_fd(struct fiber_buf *b, int fd, size_t chunk);
-/* Write pending bytes: returns bytes written (maybe 0 on EAGAIN) or -errno. */
-ssize_t fiber_buf_write_fd(struct fiber_buf *b, int fd);
-
 struct fiber_frame {
 	int type;
 	uint64_t seq;
@@ -78,14 +53,14 @@ struct fiber_frame {
 };
 
 /* Append one frame. 0 or -ENOMEM, -EMSGSIZE when the body is too long. */
-int fiber_frame_put(struct fiber_buf *b, int type, uint64_t seq,
+int fiber_frame_put(struct core_buf *b, int type, uint64_t seq,
 		    const void *body, size_t len);
 /*
  * Take the next complete frame from `b`: 1 and *f (consumed from `b`; the
  * body stays valid until the next change of `b`), 0 when incomplete, or
  * -EPROTO when the header is invalid or the frame is longer than `max`.
  */
-int fiber_frame_next(struct fiber_buf *b, size_t max, struct fiber_frame *f);
+int fiber_frame_next(struct core_buf *b, size_t max, struct fiber_frame *f);
 
 /* The master's proof (CHALLENGE body is nonce_m then this). */
 void fiber_auth_master_proof(const char *secret, const uint8_t *nonce_w,

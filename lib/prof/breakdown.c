@@ -79,7 +79,7 @@ int prof_breakdown_new(struct prof_breakdown **out, int64_t from, int64_t to)
 		prof_breakdown_free(bd);
 		return -ENOMEM;
 	}
-	bd->nkeys = 2;
+	bd->nkeys = bd->capkeys = 2;
 	bd->from = from;
 	bd->to = to;
 	bd->lo = INT64_MIN;
@@ -140,14 +140,8 @@ static struct prof_bd_process *proc_get(struct prof_breakdown *bd, int64_t pid)
 			bd->lastproc = i;
 			return &bd->procs[i];
 		}
-	if (!(bd->nprocs & (bd->nprocs - 1)) || !bd->nprocs) {
-		size_t cap = bd->nprocs ? bd->nprocs * 2 : 4;
-		struct prof_bd_process *np = realloc(bd->procs, cap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		bd->procs = np;
-	}
+	if (CORE_GROW(bd->procs, bd->capprocs, bd->nprocs + 1) < 0)
+		return NULL;
 	p = &bd->procs[bd->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
@@ -160,23 +154,13 @@ static struct prof_bd_process *proc_get(struct prof_breakdown *bd, int64_t pid)
 /* Make the tables of `p` hold key `k`. */
 static int proc_keys(struct prof_bd_process *p, size_t k)
 {
-	size_t n = p->nkeys ? p->nkeys : 4, i;
-	void *a, *b, *c;
+	/* Three arrays of one size: they grow alike, from the same capacity. */
+	size_t n = p->nkeys, n_phase = p->nkeys, n_calls = p->nkeys, i;
 
 	if (k < p->nkeys)
 		return 0;
-	while (n <= k)
-		n *= 2;
-	a = realloc(p->op, n * sizeof(*p->op));
-	if (a)
-		p->op = a;
-	b = realloc(p->phase, n * sizeof(*p->phase));
-	if (b)
-		p->phase = b;
-	c = realloc(p->calls, n * sizeof(*p->calls));
-	if (c)
-		p->calls = c;
-	if (!a || !b || !c)
+	if (CORE_GROW(p->op, n, k + 1) < 0 || CORE_GROW(p->phase, n_phase, k + 1) < 0 ||
+	    CORE_GROW(p->calls, n_calls, k + 1) < 0)
 		return -ENOMEM;
 	for (i = p->nkeys; i < n; i++) {
 		memset(p->op[i], 0, sizeof(p->op[i]));
@@ -194,25 +178,13 @@ static int key_of(struct prof_breakdown *bd, const struct prof_trace_reader *r,
 	size_t n = bd->nkeymap;
 
 	if (id >= n) {
-		size_t cap = n ? n : 64;
-
-		while (cap <= id)
-			cap *= 2;
-		uint32_t *m = realloc(bd->keymap, cap * sizeof(*m));
-
-		if (!m)
+		if (CORE_GROW(bd->keymap, bd->nkeymap, (size_t)id + 1) < 0)
 			return -ENOMEM;
-		memset(m + n, 0, (cap - n) * sizeof(*m));
-		bd->keymap = m;
-		bd->nkeymap = cap;
+		memset(bd->keymap + n, 0, (bd->nkeymap - n) * sizeof(*bd->keymap));
 	}
 	if (!bd->keymap[id]) {
-		char **k = realloc(bd->keys, (bd->nkeys + 1) * sizeof(*k));
-
-		if (!k)
-			return -ENOMEM;
-		bd->keys = k;
-		if (!(k[bd->nkeys] = strdup(prof_trace_str(r, id))))
+		if (CORE_GROW(bd->keys, bd->capkeys, bd->nkeys + 1) < 0 ||
+		    !(bd->keys[bd->nkeys] = strdup(prof_trace_str(r, id))))
 			return -ENOMEM;
 		bd->keymap[id] = (uint32_t)++bd->nkeys;
 	}
@@ -258,7 +230,7 @@ static int heap_push(struct prof_bd_state *s, int64_t end, uint64_t serial, int 
 {
 	size_t i;
 
-	if (core_grow((void **)&s->heap, &s->capheap, s->nheap + 1, sizeof(*s->heap)))
+	if (CORE_GROW(s->heap, s->capheap, s->nheap + 1) < 0)
 		return -ENOMEM;
 	i = s->nheap++;
 	while (i && s->heap[(i - 1) / 2].end > end) {
@@ -357,7 +329,7 @@ static struct prof_gpu_util *gpu_get(struct prof_breakdown *bd, int32_t device)
 	for (i = 0; i < bd->ngpus; i++)
 		if (bd->gpus[i].device == device)
 			return &bd->gpus[i];
-	if (!(bd->gpus = realloc(bd->gpus, (bd->ngpus + 1) * sizeof(*bd->gpus))))
+	if (CORE_GROW(bd->gpus, bd->capgpus, bd->ngpus + 1) < 0)
 		return NULL;
 	memset(&bd->gpus[bd->ngpus], 0, sizeof(*bd->gpus));
 	bd->gpus[bd->ngpus].device = device;
@@ -456,7 +428,7 @@ int prof_breakdown_add(struct prof_breakdown *bd, const struct prof_trace_reader
 			p->calls[key]++;
 	}
 	st = &s->st[type];
-	if (core_grow((void **)&st->v, &st->cap, st->n + 1, sizeof(*st->v)))
+	if (CORE_GROW(st->v, st->cap, st->n + 1) < 0)
 		return -ENOMEM;
 	st->v[st->n++] = (struct iv){ ev->tid, ++s->serial, key, ev->cat, 0 };
 	return heap_push(s, ev->end, s->serial, type);

@@ -92,11 +92,11 @@ struct prof_gpu_util {
 
 struct prof_breakdown {
 	char **keys;		/* names of operations and phases */
-	size_t nkeys;
+	size_t nkeys, capkeys;
 	struct prof_bd_process *procs;
-	size_t nprocs;
+	size_t nprocs, capprocs;
 	struct prof_gpu_util *gpus;
-	size_t ngpus;
+	size_t ngpus, capgpus;
 	int64_t t0, tend;	/* first start and last end of events (ns) */
 	int64_t lo, hi;		/* the window, absolute; set by the first event */
 	int64_t from, to;	/* the window as given, relative to t0 */

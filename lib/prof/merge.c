@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "core/spawn.h"
 #include "prof/spool.h"
 
 struct proc {
@@ -99,7 +100,7 @@ static struct proc *proc_get(struct prof_merge *m, int64_t pid)
 	for (i = m->nprocs; i-- > 0;)
 		if (m->procs[i].pid == pid)
 			return &m->procs[i];
-	if (core_grow((void **)&m->procs, &m->capprocs, m->nprocs + 1, sizeof(*p)) < 0)
+	if (CORE_GROW(m->procs, m->capprocs, m->nprocs + 1) < 0)
 		return NULL;
 	p = &m->procs[m->nprocs++];
 	memset(p, 0, sizeof(*p));
@@ -116,7 +117,7 @@ static struct thread *thread_get(struct prof_merge *m, int64_t pid, int64_t tid)
 	for (i = m->nthreads; i-- > 0;)
 		if (m->threads[i].pid == pid && m->threads[i].tid == tid)
 			return &m->threads[i];
-	if (core_grow((void **)&m->threads, &m->capthreads, m->nthreads + 1, sizeof(*t)) < 0)
+	if (CORE_GROW(m->threads, m->capthreads, m->nthreads + 1) < 0)
 		return NULL;
 	t = &m->threads[m->nthreads++];
 	memset(t, 0, sizeof(*t));
@@ -184,21 +185,6 @@ int prof_merge_thread(struct prof_merge *m, int64_t pid, int64_t tid,
 	return 0;
 }
 
-const char *prof_merge_status_text(int status, char *buf, size_t size)
-{
-	if (WIFSIGNALED(status)) {
-		const char *abbrev = sigabbrev_np(WTERMSIG(status));
-
-		if (abbrev)
-			snprintf(buf, size, "signal SIG%s", abbrev);
-		else
-			snprintf(buf, size, "signal %d", WTERMSIG(status));
-	} else {
-		snprintf(buf, size, "exit %d", WEXITSTATUS(status));
-	}
-	return buf;
-}
-
 /* Pass 1 over a file: processes, threads, domains. */
 static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 		   struct replay *rp, struct core_error *err)
@@ -239,16 +225,10 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 				p->exited = 1;
 				if (!p->outside_end)
 					p->end = rec->t;
-				if (rec->arg == 1) {
-					const char *abbrev = sigabbrev_np((int)rec->u);
-
-					if (abbrev)
-						snprintf(buf, sizeof(buf), "signal SIG%s", abbrev);
-					else
-						snprintf(buf, sizeof(buf), "signal %d", (int)rec->u);
-				} else {
-					snprintf(buf, sizeof(buf), "exit %d", (int)rec->u);
-				}
+				if (rec->arg == 1)
+					core_spawn_signal_text((int)rec->u, buf, sizeof(buf));
+				else
+					core_spawn_status_text(W_EXITCODE((int)(rec->u & 0xff), 0), buf, sizeof(buf));
 				if (!p->outside_end && set_str(&p->detail, buf) < 0)
 					return -ENOMEM;
 				break;
@@ -262,7 +242,7 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 			case PROF_REC_START: {
 				struct open o = { tid, rec->t, rec->domain, rec->u, strdup(text) };
 
-				if (!o.name || core_grow((void **)&rp->ranges, &rp->capranges, rp->nranges + 1, sizeof(o)) < 0) {
+				if (!o.name || CORE_GROW(rp->ranges, rp->capranges, rp->nranges + 1) < 0) {
 					free(o.name);
 					return -ENOMEM;
 				}
@@ -271,13 +251,11 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 			}
 			case PROF_REC_DOMAIN:
 				if (rec->u < 1u << 20 && rec->u >= rp->ndomains) {
-					char **d = realloc(rp->domains, (rec->u + 1) * sizeof(*d));
+					size_t had = rp->ndomains;
 
-					if (!d)
+					if (CORE_GROW(rp->domains, rp->ndomains, rec->u + 1) < 0)
 						return -ENOMEM;
-					memset(d + rp->ndomains, 0, (rec->u + 1 - rp->ndomains) * sizeof(*d));
-					rp->domains = d;
-					rp->ndomains = rec->u + 1;
+					memset(rp->domains + had, 0, (rp->ndomains - had) * sizeof(*rp->domains));
 				}
 				if (rec->u < rp->ndomains && set_str(&rp->domains[rec->u], text) < 0)
 					return -ENOMEM;
@@ -303,7 +281,7 @@ static struct stack *stack_get(struct replay *rp, int64_t tid, uint32_t domain)
 	for (i = 0; i < rp->nstacks; i++)
 		if (rp->stacks[i].tid == tid && rp->stacks[i].domain == domain)
 			return &rp->stacks[i];
-	if (core_grow((void **)&rp->stacks, &rp->capstacks, rp->nstacks + 1, sizeof(*s)) < 0)
+	if (CORE_GROW(rp->stacks, rp->capstacks, rp->nstacks + 1) < 0)
 		return NULL;
 	s = &rp->stacks[rp->nstacks++];
 	memset(s, 0, sizeof(*s));
@@ -320,7 +298,7 @@ static struct cpu_state *cpu_get(struct replay *rp, int64_t tid)
 	for (i = 0; i < rp->ncpus; i++)
 		if (rp->cpus[i].tid == tid)
 			return &rp->cpus[i];
-	if (core_grow((void **)&rp->cpus, &rp->capcpus, rp->ncpus + 1, sizeof(*c)) < 0)
+	if (CORE_GROW(rp->cpus, rp->capcpus, rp->ncpus + 1) < 0)
 		return NULL;
 	c = &rp->cpus[rp->ncpus++];
 	c->tid = tid;
@@ -434,7 +412,7 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 	switch (rec->type) {
 	case PROF_REC_PUSH:
 		if (!(s = stack_get(rp, tid, rec->domain)) ||
-		    core_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)) < 0)
+		    CORE_GROW(s->v, s->cap, s->n + 1) < 0)
 			return -ENOMEM;
 		o.tid = tid;
 		o.t = rec->t;
@@ -655,7 +633,7 @@ int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writ
 
 		if (len < 7 || strcmp(e->d_name + len - 6, ".spool"))
 			continue;
-		if (core_grow((void **)&names, &cap, n + 1, sizeof(*names)) < 0 ||
+		if (CORE_GROW(names, cap, n + 1) < 0 ||
 		    asprintf(&names[n], "%s/%s", dir, e->d_name) < 0) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");
 			break;

@@ -67,7 +67,4 @@ int prof_merge_dir(struct prof_merge *m, const char *dir,
 /* Write the process and thread rows. */
 int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w);
 
-/* "exit N" or "signal NAME" for a wait(2) status, into buf. */
-const char *prof_merge_status_text(int status, char *buf, size_t size);
-
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/spawn.h"
 
 struct sthread {
 	int64_t pid, tid, first, last;
@@ -139,7 +140,7 @@ static struct sproc *proc_add(struct prof_sampler *s, int64_t pid, int64_t now)
 	unsigned long long start = 0;
 	int ppid = -1;
 
-	if (core_grow((void **)&s->procs, &s->capprocs, s->nprocs + 1, sizeof(*p)) < 0)
+	if (CORE_GROW(s->procs, s->capprocs, s->nprocs + 1) < 0)
 		return NULL;
 	p = &s->procs[s->nprocs++];
 	memset(p, 0, sizeof(*p));
@@ -175,7 +176,7 @@ static int wait_add(struct prof_sampler *s, const struct sthread *t, int64_t end
 {
 	struct span *w;
 
-	if (core_grow((void **)&s->waits, &s->capwaits, s->nwaits + 1, sizeof(*w)) < 0)
+	if (CORE_GROW(s->waits, s->capwaits, s->nwaits + 1) < 0)
 		return -ENOMEM;
 	w = &s->waits[s->nwaits++];
 	w->pid = t->pid;
@@ -221,7 +222,7 @@ static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64
 	if (!t) {
 		char path[96];
 
-		if (core_grow((void **)&s->threads, &s->capthreads, s->nthreads + 1, sizeof(*t)) < 0)
+		if (CORE_GROW(s->threads, s->capthreads, s->nthreads + 1) < 0)
 			return -ENOMEM;
 		t = &s->threads[s->nthreads++];
 		memset(t, 0, sizeof(*t));
@@ -328,7 +329,7 @@ static int sample_process(struct prof_sampler *s, pid_t pid, size_t *qn, int64_t
 			if (end == p)
 				break;
 			p = end;
-			if (core_grow((void **)&s->queue, &s->capqueue, *qn + 1, sizeof(*s->queue)) < 0) {
+			if (CORE_GROW(s->queue, s->capqueue, *qn + 1) < 0) {
 				ret = -ENOMEM;
 				break;
 			}
@@ -345,7 +346,7 @@ int prof_sampler_poll(struct prof_sampler *s)
 	size_t qn = 0, qi, i;
 	int ret = 0;
 
-	if (core_grow((void **)&s->queue, &s->capqueue, 1, sizeof(*s->queue)) < 0)
+	if (CORE_GROW(s->queue, s->capqueue, 1) < 0)
 		return -ENOMEM;
 	s->queue[qn++] = s->root;
 	for (qi = 0; !ret && qi < qn; qi++) {
@@ -369,7 +370,7 @@ void prof_sampler_reaped(struct prof_sampler *s, pid_t pid, int status)
 	struct sproc *p = proc_find(s, pid);
 
 	if (p)
-		prof_merge_status_text(status, p->detail, sizeof(p->detail));
+		core_spawn_status_text(status, p->detail, sizeof(p->detail));
 }
 
 int prof_sampler_finish(struct prof_sampler *s, struct prof_merge *m,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/grow.h"
 
 int prof_spool_dir_make(char *buf, size_t size, struct core_error *err)
 {
@@ -86,14 +87,8 @@ int prof_spool_read(struct prof_spool_reader *r, struct core_error *err)
 	if (n != sizeof(r->chunk) || r->chunk.magic != PROF_SPOOL_MAGIC ||
 	    r->chunk.size > (64u << 20))
 		goto bad;
-	if (r->chunk.size > r->cap) {
-		unsigned char *p = realloc(r->data, r->chunk.size);
-
-		if (!p)
-			return core_error_set(err, -ENOMEM, "out of memory");
-		r->data = p;
-		r->cap = r->chunk.size;
-	}
+	if (CORE_GROW(r->data, r->cap, r->chunk.size) < 0)
+		return core_error_set(err, -ENOMEM, "out of memory");
 	if (fread(r->data, 1, r->chunk.size, r->fp) != r->chunk.size ||
 	    !chunk_valid(r->data, r->chunk.size))
 		goto bad;

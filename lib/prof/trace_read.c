@@ -2,6 +2,7 @@
 #include "core/csv.h"
 #include "core/grow.h"
 #include "core/json.h"
+#include "core/map.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -11,7 +12,6 @@
 #include <string.h>
 
 #define HEAD_CHUNK 4096
-#define ARENA_BLOCK (1 << 16)
 
 enum col {
 	COL_KIND, COL_PID, COL_TID, COL_START, COL_END, COL_NAME, COL_CATEGORY,
@@ -22,16 +22,6 @@ enum col {
 static const char *const col_names[NCOL] = {
 	"kind", "pid", "tid", "start_ns", "end_ns", "name", "category",
 	"domain", "device", "stream", "correlation", "value", "detail",
-};
-
-struct strtab {
-	char **str;		/* by id; str[0] = "" */
-	uint32_t *len;
-	uint32_t n, cap;
-	uint32_t *slot;		/* open addressing: id + 1, 0 = empty */
-	uint32_t nslot;
-	char **blocks;
-	size_t nblocks, used;	/* bytes used in the last block */
 };
 
 struct meta {
@@ -58,7 +48,7 @@ struct prof_trace_reader {
 	size_t ncols;		/* columns of the header */
 	json_t *json;		/* the JSON Lines object being read */
 	char numbuf[NCOL][32];
-	struct strtab st;
+	struct core_map st;	/* interned strings: id = entry index + 1 */
 	struct prof_process *procs;
 	size_t nprocs, capprocs, lastproc;
 	struct prof_thread *threads;
@@ -78,112 +68,15 @@ const char *prof_problem_name(enum prof_problem p)
 	return (unsigned)p < PROF_PROB_COUNT ? problem_names[p] : "";
 }
 
-/* String table: FNV-1a, open addressing, strings in stable blocks. */
+/* String table: id 0 is "", id i > 0 is the map's entry i - 1. */
 
-static uint32_t hash(const char *s, size_t len)
+static uint32_t strtab_intern(struct core_map *st, const char *s, size_t len)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
+	struct core_map_entry *e;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-static char *arena_alloc(struct strtab *st, size_t n)
-{
-	char *b;
-
-	if (n > ARENA_BLOCK / 4 || !st->nblocks || st->used + n > ARENA_BLOCK) {
-		size_t sz = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
-		char **nb = realloc(st->blocks, (st->nblocks + 1) * sizeof(*nb));
-
-		if (!nb)
-			return NULL;
-		st->blocks = nb;
-		if (!(b = malloc(sz)))
-			return NULL;
-		if (n > ARENA_BLOCK / 4 && st->nblocks) {
-			/* Keep the partly used block last. */
-			nb[st->nblocks] = nb[st->nblocks - 1];
-			nb[st->nblocks - 1] = b;
-			st->nblocks++;
-			return b;
-		}
-		nb[st->nblocks++] = b;
-		st->used = 0;
-	}
-	b = st->blocks[st->nblocks - 1] + st->used;
-	st->used += n;
-	return b;
-}
-
-static int strtab_rehash(struct strtab *st)
-{
-	uint32_t n = st->nslot ? st->nslot * 2 : 1024, i;
-	uint32_t *slot = calloc(n, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	for (i = 1; i < st->n; i++) {
-		uint32_t h = hash(st->str[i], st->len[i]) & (n - 1);
-
-		while (slot[h])
-			h = (h + 1) & (n - 1);
-		slot[h] = i + 1;
-	}
-	free(st->slot);
-	st->slot = slot;
-	st->nslot = n;
-	return 0;
-}
-
-static uint32_t strtab_intern(struct strtab *st, const char *s, size_t len)
-{
-	uint32_t h, id;
-	char *copy;
-
-	if (!len)
+	if (!len || core_map_put(st, s, len, &e) < 0)
 		return 0;
-	if ((st->n + 1) * 2 > st->nslot && strtab_rehash(st) < 0)
-		return 0;
-	h = hash(s, len) & (st->nslot - 1);
-	while ((id = st->slot[h])) {
-		id--;
-		if (st->len[id] == len && !memcmp(st->str[id], s, len))
-			return id;
-		h = (h + 1) & (st->nslot - 1);
-	}
-	if (st->n == st->cap) {
-		size_t cap = st->cap;
-		size_t cap2 = st->cap;
-
-		if (core_grow((void **)&st->str, &cap, st->n + 1, sizeof(char *)) ||
-		    core_grow((void **)&st->len, &cap2, st->n + 1, sizeof(uint32_t)))
-			return 0;
-		st->cap = (uint32_t)(cap < cap2 ? cap : cap2);
-	}
-	if (!(copy = arena_alloc(st, len + 1)))
-		return 0;
-	memcpy(copy, s, len);
-	copy[len] = '\0';
-	id = st->n++;
-	st->str[id] = copy;
-	st->len[id] = (uint32_t)len;
-	st->slot[h] = id + 1;
-	return id;
-}
-
-static void strtab_release(struct strtab *st)
-{
-	size_t i;
-
-	for (i = 0; i < st->nblocks; i++)
-		free(st->blocks[i]);
-	free(st->blocks);
-	free(st->str);
-	free(st->len);
-	free(st->slot);
+	return (uint32_t)(e - st->entries) + 1;
 }
 
 /* Input: the sources, one after the other, copied to `tee` if asked. */
@@ -258,14 +151,10 @@ int prof_trace_reader_new2(struct prof_trace_reader **out, FILE *first,
 	int i;
 
 	*out = NULL;
-	if (!r || !(r->name = strdup(name)) ||
-	    !(r->st.str = malloc(sizeof(char *))) || !(r->st.len = malloc(sizeof(uint32_t)))) {
+	if (!r || !(r->name = strdup(name))) {
 		prof_trace_reader_free(r);
 		return core_error_set(err, -ENOMEM, "out of memory");
 	}
-	r->st.str[0] = (char *)"";
-	r->st.len[0] = 0;
-	r->st.n = r->st.cap = 1;
 	r->src[0] = first;
 	r->src[1] = fp;
 	r->flags = flags;
@@ -299,7 +188,7 @@ void prof_trace_reader_free(struct prof_trace_reader *r)
 	}
 	free(r->meta);
 	json_decref(r->json);
-	strtab_release(&r->st);
+	core_map_release(&r->st, NULL);
 	free(r->procs);
 	free(r->threads);
 	core_csv_reader_free(r->csv);
@@ -321,7 +210,7 @@ const char *prof_trace_name(const struct prof_trace_reader *r)
 
 const char *prof_trace_str(const struct prof_trace_reader *r, uint32_t id)
 {
-	return id < r->st.n ? r->st.str[id] : "";
+	return id && id <= r->st.n ? r->st.entries[id - 1].key : "";
 }
 
 uint32_t prof_trace_intern(struct prof_trace_reader *r, const char *s, size_t len)

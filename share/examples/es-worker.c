@@ -14,7 +14,7 @@
  * starts from zero.  It evaluates the parameters plus SIGN * sigma *
  * noise(SEED) and answers the fitness (steps balanced, up to 500).
  *
- *	cc -O2 -o es-worker es-worker.c -lm
+ *	cc -O2 $(pkg-config --cflags rlkit) -o es-worker es-worker.c -lm
  *	python3 es.py --worker ./es-worker          (see es.py)
  */
 #include <math.h>
@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/splitmix.h"
 
 #define TABLE_SIZE (1 << 20)
 #define DIM 5			/* 4 observations and a bias */
@@ -32,27 +34,13 @@ static float table[TABLE_SIZE + DIM];
 static double theta[DIM];
 static long applied;
 
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static double rng_uniform(uint64_t *s)
-{
-	return (double)(rng_next(s) >> 11) / 9007199254740992.0;
-}
-
 static void table_build(void)
 {
 	uint64_t s = 12345;
 	long i;
 
 	for (i = 0; i < TABLE_SIZE + DIM; i += 2) {
-		double u = rng_uniform(&s) + 1e-300, v = rng_uniform(&s);
+		double u = core_splitmix64_unit(&s) + 1e-300, v = core_splitmix64_unit(&s);
 		double r = sqrt(-2 * log(u));
 
 		table[i] = (float)(r * cos(2 * M_PI * v));
@@ -67,10 +55,10 @@ static int cartpole(const double *w, uint64_t seed)
 	double x, dx, a, da;
 	int t;
 
-	x = rng_uniform(&seed) * 0.1 - 0.05;
-	dx = rng_uniform(&seed) * 0.1 - 0.05;
-	a = rng_uniform(&seed) * 0.1 - 0.05;
-	da = rng_uniform(&seed) * 0.1 - 0.05;
+	x = core_splitmix64_unit(&seed) * 0.1 - 0.05;
+	dx = core_splitmix64_unit(&seed) * 0.1 - 0.05;
+	a = core_splitmix64_unit(&seed) * 0.1 - 0.05;
+	da = core_splitmix64_unit(&seed) * 0.1 - 0.05;
 	for (t = 0; t < MAX_STEPS; t++) {
 		double f = w[0] * x + w[1] * dx + w[2] * a + w[3] * da + w[4] > 0 ? 10.0 : -10.0;
 		double c = cos(a), s = sin(a);

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	struct fiber_buf b = FIBER_BUF_INIT;
+	struct core_buf b = CORE_BUF_INIT;
 	struct fiber_hosts h = FIBER_HOSTS_INIT;
 	struct fiber_frame f;
 	size_t max = size > 0 ? data[0] * 16 : 0, i;
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 		if (n > size - i)
 			n = size - i;
-		fiber_buf_append(&b, data + i, n);
+		core_buf_append(&b, data + i, n);
 		i += n;
 		while ((ret = fiber_frame_next(&b, max, &f)) > 0)
 			if (f.len > max || f.type < 1 || f.type > FIBER_FRAME_TYPE_MAX)
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (ret < 0)
 			break;
 	}
-	fiber_buf_release(&b);
+	core_buf_release(&b);
 	/* The same bytes as a hosts file line. */
 	i = size < sizeof(line) - 1 ? size : sizeof(line) - 1;
 	memcpy(line, data, i);

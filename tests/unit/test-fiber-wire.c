@@ -1,5 +1,5 @@
 /* lib/fiber internals: SHA-256 and HMAC vectors, frames and their bounds,
- * hosts files and placement, the id map, the joblog's torn-line recovery. */
+ * hosts files and placement, task ids, the joblog's torn-line recovery. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -133,7 +133,7 @@ static void test_handshake(void)
 
 static void test_frames(void)
 {
-	struct fiber_buf b = FIBER_BUF_INIT;
+	struct core_buf b = CORE_BUF_INIT;
 	struct fiber_frame f;
 	char big[100];
 	int i;
@@ -141,7 +141,7 @@ static void test_frames(void)
 	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 0, "empty buffer: no frame");
 	fiber_frame_put(&b, FIBER_TASK, 42, "hello", 5);
 	fiber_frame_put(&b, FIBER_RESULT, 43, "", 0);
-	TEST_EQ_LONG(fiber_buf_pending(&b), 13 + 5 + 13, "frame sizes");
+	TEST_EQ_LONG(core_buf_pending(&b), 13 + 5 + 13, "frame sizes");
 	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 1, "first frame");
 	TEST_OK(f.type == FIBER_TASK && f.seq == 42 && f.len == 5 && memcmp(f.body, "hello", 5) == 0,
 		"first frame fields");
@@ -150,42 +150,42 @@ static void test_frames(void)
 	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 0, "nothing more");
 	/* Partial frames wait for the rest, byte by byte. */
 	{
-		struct fiber_buf whole = FIBER_BUF_INIT, part = FIBER_BUF_INIT;
+		struct core_buf whole = CORE_BUF_INIT, part = CORE_BUF_INIT;
 		size_t k;
 		int got = 0;
 
 		fiber_frame_put(&whole, FIBER_EXIT, 9, "abcdef", 6);
 		for (k = 0; k < whole.len; k++) {
-			fiber_buf_append(&part, whole.data + k, 1);
+			core_buf_append(&part, whole.data + k, 1);
 			got += fiber_frame_next(&part, 100, &f) == 1;
 			if (k + 1 < whole.len && got)
 				break;
 		}
 		TEST_OK(got == 1 && f.len == 6 && f.seq == 9, "frame complete only with its last byte");
-		fiber_buf_release(&whole);
-		fiber_buf_release(&part);
+		core_buf_release(&whole);
+		core_buf_release(&part);
 	}
 	/* Bounds: a length above the limit is refused before its body comes. */
 	memset(big, 'x', sizeof(big));
 	fiber_frame_put(&b, FIBER_TASK, 1, big, sizeof(big));
 	b.len = b.off + 13;	/* only the header has arrived */
 	TEST_EQ_LONG(fiber_frame_next(&b, 50, &f), -EPROTO, "too long: refused from the header");
-	fiber_buf_release(&b);
+	core_buf_release(&b);
 	{
 		uint8_t bad[13] = { 0, 0, 0, 5, FIBER_TASK };
 
-		fiber_buf_append(&b, bad, sizeof(bad));
+		core_buf_append(&b, bad, sizeof(bad));
 		TEST_EQ_LONG(fiber_frame_next(&b, 50, &f), -EPROTO, "length below the header: refused");
-		fiber_buf_release(&b);
+		core_buf_release(&b);
 		bad[3] = 9;
 		bad[4] = 0;
-		fiber_buf_append(&b, bad, sizeof(bad));
+		core_buf_append(&b, bad, sizeof(bad));
 		TEST_EQ_LONG(fiber_frame_next(&b, 50, &f), -EPROTO, "type 0: refused");
-		fiber_buf_release(&b);
+		core_buf_release(&b);
 		bad[4] = FIBER_FRAME_TYPE_MAX + 1;
-		fiber_buf_append(&b, bad, sizeof(bad));
+		core_buf_append(&b, bad, sizeof(bad));
 		TEST_EQ_LONG(fiber_frame_next(&b, 50, &f), -EPROTO, "unknown type: refused");
-		fiber_buf_release(&b);
+		core_buf_release(&b);
 	}
 	/* Many frames through one buffer: compaction keeps them intact. */
 	for (i = 0; i < 1000; i++) {
@@ -210,7 +210,7 @@ static void test_frames(void)
 		}
 	}
 	TEST_OK(i == 1000, "1000 frames through one buffer");
-	fiber_buf_release(&b);
+	core_buf_release(&b);
 }
 
 static void test_hosts(void)
@@ -255,11 +255,9 @@ static void test_hosts(void)
 
 static void test_ids(void)
 {
-	struct fiber_idmap m = FIBER_IDMAP_INIT;
 	struct core_error err = CORE_ERROR_INIT;
 	json_t *v, *id;
-	char *key, k[32];
-	int i, ok = 1;
+	char *key;
 
 	v = json_loads("{\"id\":\"a\",\"x\":1}", 0, NULL);
 	TEST_EQ_LONG(fiber_task_id(v, 5, &id, &key, &err), 0, "string id");
@@ -276,15 +274,16 @@ static void test_ids(void)
 	v = json_loads("{\"id\":1.5}", 0, NULL);
 	TEST_EQ_LONG(fiber_task_id(v, 5, &id, &key, &err), -EINVAL, "real id refused");
 	json_decref(v);
-	for (i = 0; i < 5000; i++) {
-		snprintf(k, sizeof(k), "i%d", i);
-		ok &= fiber_idmap_add(&m, k, i % 2 ? k : NULL) == 1;
-	}
-	TEST_OK(ok, "5000 keys added");
-	TEST_EQ_LONG(fiber_idmap_add(&m, "i77", NULL), 0, "duplicate key seen");
-	TEST_OK(fiber_idmap_find(&m, "i4999") && !fiber_idmap_find(&m, "i5000"), "lookups");
-	TEST_EQ_STR(fiber_idmap_find(&m, "i77")->value, "i77", "value kept");
-	fiber_idmap_release(&m);
+	v = json_integer(7);
+	id = json_string("7");
+	key = fiber_task_key(v);
+	TEST_EQ_STR(key, "i7", "integer key");
+	free(key);
+	key = fiber_task_key(id);
+	TEST_EQ_STR(key, "s7", "the string \"7\" is another id");
+	free(key);
+	json_decref(v);
+	json_decref(id);
 }
 
 static void test_taskq(void)
@@ -328,7 +327,7 @@ static void test_joblog(void)
 {
 	struct fiber_joblog j = FIBER_JOBLOG_INIT;
 	struct core_error err = CORE_ERROR_INIT;
-	struct fiber_idmap done = FIBER_IDMAP_INIT;
+	struct core_map done = CORE_MAP_INIT;
 	char path[512], buf[512];
 	int fd;
 	ssize_t n;
@@ -347,8 +346,10 @@ static void test_joblog(void)
 	fiber_joblog_release(&j);
 	TEST_EQ_LONG(fiber_joblog_open(&j, path, 1, &done, &err), 0, "resume opens it");
 	TEST_EQ_LONG(done.n, 2, "two whole records");
-	TEST_OK(fiber_idmap_find(&done, "i1") && fiber_idmap_find(&done, "sb"), "their ids");
-	TEST_OK(!fiber_idmap_find(&done, "i3"), "torn record ignored");
+	TEST_OK(core_map_find(&done, "i1", 2) && core_map_find(&done, "sb", 2), "their ids");
+	TEST_EQ_STR(core_map_find(&done, "sb", 2)->value.p, "{\"id\":\"b\",\"status\":\"failed\"}",
+		    "the record of an id");
+	TEST_OK(!core_map_find(&done, "i3", 2), "torn record ignored");
 	fiber_joblog_add(&j, "{\"id\":3,\"status\":\"ok\"}", 22);
 	TEST_EQ_LONG(fiber_joblog_commit(&j, &err), 0, "commit");
 	fiber_joblog_release(&j);
@@ -358,14 +359,14 @@ static void test_joblog(void)
 	buf[n > 0 ? n : 0] = '\0';
 	TEST_EQ_STR(buf, "{\"id\":1,\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"failed\"}\n{\"id\":3,\"status\":\"ok\"}\n",
 		    "torn end cut, new record appended whole");
-	fiber_idmap_release(&done);
+	core_map_release(&done, free);
 	fd = open(path, O_WRONLY | O_TRUNC);
 	n = write(fd, "nonsense\n{\"id\":1}\n", 18);
 	close(fd);
 	TEST_EQ_LONG(fiber_joblog_open(&j, path, 1, &done, &err), -EINVAL, "garbage in the middle refused");
 	TEST_EQ_LONG(err.line, 1, "at line 1");
 	fiber_joblog_release(&j);
-	fiber_idmap_release(&done);
+	core_map_release(&done, free);
 }
 
 int main(void)

@@ -215,14 +215,6 @@ static void test_damaged(void)
 	unlink(path);
 }
 
-static void test_status_text(void)
-{
-	char buf[32];
-
-	TEST_EQ_STR(prof_merge_status_text(3 << 8, buf, sizeof(buf)), "exit 3", "status: exit");
-	TEST_EQ_STR(prof_merge_status_text(11, buf, sizeof(buf)), "signal SIGSEGV", "status: signal");
-}
-
 int main(void)
 {
 	snprintf(spool, sizeof(spool), "%s/spool", test_tmpdir());
@@ -230,7 +222,6 @@ int main(void)
 	setenv(PROF_SPOOL_ENV, spool, 1);
 	setenv("RLPROF_BUFFER_KB", "4", 1);
 	test_recorder();
-	test_status_text();
 	/* The recorder's files are done with; the torn one is alone. */
 	system("rm -f -- \"$RLPROF_SPOOL_DIR\"/*.spool");
 	test_torn();

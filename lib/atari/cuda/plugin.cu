@@ -22,6 +22,7 @@
 #include "atari/game.c"
 #include "atari/env.c"
 #include "atari/cuda.h"
+#include "core/splitmix.h"
 
 /* Per-environment counters of a run, summed on the host. */
 struct run_counts {
@@ -36,15 +37,6 @@ __global__ void k_init(struct atari_env *envs, const struct atari_rom *rom,
 
 	if (i < n)
 		atari_env_init(&envs[i], rom, g, &cfg, (uint32_t)i, NULL);
-}
-
-__device__ static uint64_t k_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 __global__ void k_run(struct atari_env *envs, const struct atari_rom *rom,
@@ -67,7 +59,7 @@ __global__ void k_run(struct atari_env *envs, const struct atari_rom *rom,
 		uint32_t before = e->frame;
 
 		counts[i].reward += atari_env_step(e, rom, g, &cfg,
-						   set[k_rand(&rng) % (uint64_t)nset], NULL);
+						   set[core_splitmix64(&rng) % (uint64_t)nset], NULL);
 		counts[i].frames += e->frame - before;
 		if (atari_env_terminal(e, &cfg)) {
 			counts[i].episodes++;

@@ -4,8 +4,8 @@
  * written once in plain C with it, so the CPU backend, the tests and the
  * CUDA kernels run the same source and give bit-identical results.
  */
-#ifndef ATARI_HOSTDEV_H
-#define ATARI_HOSTDEV_H
+#ifndef CORE_HOSTDEV_H
+#define CORE_HOSTDEV_H
 
 #ifdef __CUDACC__
 #define HOSTDEV __host__ __device__
