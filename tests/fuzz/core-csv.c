@@ -10,29 +10,9 @@
 #include <string.h>
 
 #include "core/csv.h"
+#include "../feed.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
-
-struct feed {
-	const unsigned char *p;
-	size_t len, off, step;
-	int again;
-};
-
-static ssize_t feed_read(void *ctx, char *buf, size_t n)
-{
-	struct feed *f = ctx;
-
-	if ((f->again = !f->again))
-		return -EAGAIN;
-	if (n > f->step)
-		n = f->step;
-	if (n > f->len - f->off)
-		n = f->len - f->off;
-	memcpy(buf, f->p + f->off, n);
-	f->off += n;
-	return (ssize_t)n;
-}
 
 /* Every row and error of the input as text; `out` gets the rows as CSV. */
 static char *digest(const unsigned char *data, size_t size, size_t step, FILE *out)

@@ -5,31 +5,7 @@
 
 #include "core/csv.h"
 #include "test.h"
-
-/*
- * A read function that hands out `step` bytes at a time and says EAGAIN
- * every other call, to put every byte at the edge of a read.
- */
-struct feed {
-	const char *p;
-	size_t len, off, step;
-	int again;
-};
-
-static ssize_t feed_read(void *ctx, char *buf, size_t n)
-{
-	struct feed *f = ctx;
-
-	if ((f->again = !f->again))
-		return -EAGAIN;
-	if (n > f->step)
-		n = f->step;
-	if (n > f->len - f->off)
-		n = f->len - f->off;
-	memcpy(buf, f->p + f->off, n);
-	f->off += n;
-	return (ssize_t)n;
-}
+#include "../feed.h"
 
 /*
  * Read all of `text` (from a FILE when step is 0, else `step` bytes per

@@ -5,6 +5,7 @@
 
 #include "core/json.h"
 #include "test.h"
+#include "../feed.h"
 
 static void test_document(void)
 {
@@ -44,28 +45,6 @@ static void test_file(void)
 	back = core_json_load_file("/nonexistent/x.json", &err);
 	TEST_OK(!back && err.code == -ENOENT && strstr(err.msg, "No such file"),
 		"a missing file names the system error: %s", err.msg);
-}
-
-struct feed {
-	const char *p;
-	size_t len, off, step;
-	int again;
-};
-
-/* `step` bytes per read, EAGAIN every other call. */
-static ssize_t feed_read(void *ctx, char *buf, size_t n)
-{
-	struct feed *f = ctx;
-
-	if ((f->again = !f->again))
-		return -EAGAIN;
-	if (n > f->step)
-		n = f->step;
-	if (n > f->len - f->off)
-		n = f->len - f->off;
-	memcpy(buf, f->p + f->off, n);
-	f->off += n;
-	return (ssize_t)n;
 }
 
 /*
