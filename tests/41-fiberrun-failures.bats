@@ -88,7 +88,7 @@ for line in open("out.jsonl"):
 	[ "$(sort log.jsonl)" = "$(echo "$output" | sort)" ]
 	cp log.jsonl before
 	run --separate-stderr bash -c "seq 5 | fiberrun --pool --lines -n 2 -j log.jsonl -- sh '$SQUARE'"
-	assert_failure 2
+	assert_failure 1
 	[[ $stderr == *"joblog 'log.jsonl' is not empty: add --resume to continue that run"* ]]
 	cmp log.jsonl before
 }

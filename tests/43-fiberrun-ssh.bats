@@ -150,11 +150,19 @@ SH
 @test "--hosts: bad hosts files are refused with the line" {
 	printf 'node1:2\nnode2:zero\n' > bad
 	run fiberrun -H bad -- true
-	assert_failure 2
+	assert_failure 1
 	assert_output --partial "'bad': line 2: bad slot count 'zero'"
 	run fiberrun -H missing -- true
-	assert_failure 3
+	assert_failure 1
 	assert_output --partial "cannot open 'missing'"
+	: > empty
+	run fiberrun -H empty -- true
+	assert_failure 1
+	assert_output "fiberrun: error: 'empty': no hosts"
+	mkdir folder
+	run fiberrun -H folder -- true
+	assert_failure 1
+	assert_output "fiberrun: error: cannot read 'folder': Is a directory"
 }
 
 @test "es.py over ssh: evolution strategies with workers on both hosts learn" {
@@ -174,7 +182,7 @@ SH
 	assert_success
 	[ "${#lines[@]}" -eq 6 ]
 	run --separate-stderr bash -c "seq 6 | fiberrun --pool --lines -H hosts --ssh '$SSH' --remote-fiberrun /no/such/fiberrun -- cat"
-	assert_failure 1
+	assert_failure 3
 	[ "$(grep -c '"status":"failed".*"error":"no workers left"' <<< "$output")" -eq 6 ]
 	[[ $stderr == *"exited with status 127 before connecting (is fiberrun installed there? see --remote-fiberrun)"* ]]
 }
