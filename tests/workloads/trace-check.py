@@ -14,8 +14,8 @@
                                     overlap without nesting
   trace-check.py within FILE INNER OUTER
                                     exit 1 unless every op range named INNER lies
-                                    within an op range named OUTER of the same
-                                    process (any thread)
+                                    within an op or phase range named OUTER of
+                                    the same process (any thread)
   trace-check.py overlap FILE CATEGORY NAME
                                     microseconds of the cpu rows of CATEGORY
                                     that fall within op ranges named NAME of the
@@ -114,7 +114,7 @@ def within(rows, inner, outer):
     bad = 0
     for start, end, r in spans(rows, "op", inner):
         if not any(s <= start and end <= e and o["pid"] == r["pid"]
-                   for s, e, o in spans(rows, "op", outer)):
+                   for s, e, o in spans(rows, "op", outer) + spans(rows, "phase", outer)):
             print("%r on thread %s is not within %r" % (inner, r["tid"], outer), file=sys.stderr)
             bad = 1
     return bad
