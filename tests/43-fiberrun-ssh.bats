@@ -5,6 +5,9 @@
 
 load helpers
 
+# The tests share two sshd servers and count their logins: one at a time.
+BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
 setup_file() {
 	export D="$BATS_FILE_TMPDIR/ssh"
 	mkdir -p "$D"
@@ -48,14 +51,15 @@ Host *
 	StrictHostKeyChecking no
 	LogLevel ERROR
 CONF
-	for i in $(seq 50); do
-		ssh -F "$D/ssh_config" -o BatchMode=yes node1 true 2> /dev/null &&
-			ssh -F "$D/ssh_config" -o BatchMode=yes node2 true 2> /dev/null && return 0
-		sleep 0.1
-	done
+	wait_for ssh_ready && return 0
 	echo "sshd did not start:" >&3
 	cat "$D"/sshd*.log >&3
 	return 1
+}
+
+ssh_ready() {
+	ssh -F "$D/ssh_config" -o BatchMode=yes node1 true 2> /dev/null &&
+		ssh -F "$D/ssh_config" -o BatchMode=yes node2 true 2> /dev/null
 }
 
 teardown_file() {
