@@ -68,7 +68,8 @@ SH
 }
 
 @test "-n: SIGTERM reaches every rank, status 143" {
-	# Each rank says when its trap is set; pids gets the pids of the sleeps.
+	# Each rank says when its trap is set; its work is a long sleep, whose pid
+	# goes to pids.
 	fiberrun -n 3 -- sh -c 'trap "echo got TERM $FIBERRUN_RANK; exit 0" TERM
 		sleep 30 & echo $! >> pids; echo "$FIBERRUN_RANK" >> ready; wait' > out.txt 2>&1 &
 	master=$!
@@ -82,6 +83,7 @@ SH
 }
 
 @test "-n: when the master is killed, the ranks die with it" {
+	# The ranks' work is a long sleep; each leaves its pid in pids.
 	fiberrun -n 3 -- sh -c 'echo $$ >> pids; exec sleep 31' > /dev/null 2>&1 &
 	master=$!
 	wait_lines pids 3

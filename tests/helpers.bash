@@ -89,7 +89,8 @@ _has_lines() {
 # alive PID: the process exists and is not a zombie.
 alive() {
 	local state
-	state=$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null) || return 1
+	# The state follows the command name, which may hold spaces and ")".
+	state=$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$1/stat" 2> /dev/null) || return 1
 	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
 
@@ -105,34 +106,5 @@ _all_gone() {
 	for p in "$@"; do
 		alive "$p" && return 1
 	done
-	return 0
-}
-
-# children PID: the pids of the live children of PID, one per line.
-children() {
-	local p
-	for p in $(pgrep -P "$1"); do
-		alive "$p" && echo "$p"
-	done
-	return 0
-}
-
-# descendants PID: the pids of PID's live descendants, one per line.
-descendants() {
-	local p
-	for p in $(children "$1"); do
-		echo "$p"
-		descendants "$p"
-	done
-}
-
-# pid_file_pids FILE: the pids listed in FILE (one per line, written by the
-# test's own worker scripts with `echo $$ >> FILE`) that are still alive.
-pid_file_pids() {
-	local p
-	[ -f "$1" ] || return 0
-	while read -r p; do
-		alive "$p" && echo "$p"
-	done < "$1"
 	return 0
 }
