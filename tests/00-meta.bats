@@ -175,10 +175,14 @@ $want"
 	done < <(input_files)
 }
 
-@test "exit status: an unknown option exits 2 in every subcommand too" {
-	for c in run trace games info; do
-		run --separate-stderr cule-bench "$c" --no-such-option
-		[ "$status" -eq 2 ] || fail "cule-bench $c --no-such-option exited $status, not 2"
+@test "bad option: exit 2 in every subcommand that --help lists, for every program" {
+	for p in $(programs); do
+		for c in $("$p" --help | awk '/^Commands:$/ { on = 1; next } /^$/ { on = 0 } on { print $1 }'); do
+			run --separate-stderr "$p" "$c" --no-such-option
+			[ "$status" -eq 2 ] || fail "$p $c --no-such-option exited $status, not 2"
+			[[ $stderr == "$p: error: unknown option '--no-such-option'"* ]] ||
+				fail "$p $c: unexpected stderr: $stderr"
+		done
 	done
 }
 

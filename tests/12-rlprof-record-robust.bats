@@ -104,10 +104,14 @@ start_waiting() {
 	assert_success
 	run awk -F, '$1 == "process" { print $6 "|" $13 }' t.csv
 	assert_output "$W wait|signal SIGKILL"
-	# The shell reads the workload's line from a fifo: it kills the workload
-	# once it is inside its range.
+	# A descendant killed outright is known only from outside, by sampling:
+	# it must live through some samples, and nothing tells when the recorder
+	# has taken one.  So once the workload is inside its range (its line
+	# comes through a fifo), it lives 0.3 s more, some 300 samples at
+	# --sample 1: that sleep is the descendant's life, not a wait.
 	mkfifo fifo
-	rlprof-record -o u.csv -- sh -c "'$W' wait > fifo & read -r _ < fifo; kill -KILL \$!; wait"
-	run awk -F, '$1 == "process" && $6 == "'"$W"' wait" { print $13 }' u.csv
+	rlprof-record --sample 1 -o u.csv -- sh -c "'$W' wait > fifo & echo \$! > kid
+		read -r _ < fifo; sleep 0.3; kill -KILL \$!; wait"
+	run awk -F, -v p="$(cat kid)" '$1 == "process" && $2 == p { print $13 }' u.csv
 	assert_output "ended"
 }

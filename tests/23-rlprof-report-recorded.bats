@@ -49,9 +49,10 @@ same() {
 	# busy and sleep hold no other range: their rows add up to their ranges.
 	same "$(us busy < r.csv)" "$(check us t.csv op busy)" "busy rows against busy ranges"
 	same "$(us sleep < r.csv)" "$(check us t.csv op sleep)" "sleep rows against sleep ranges"
-	# All rows add up to the process's life, and to 100%.
+	# All rows add up to the profiled wall time (from the process's first
+	# to its last event, rlprof-report(1)), and to 100%.
 	same "$(awk -F, 'NR > 1 { t += $5 } END { printf "%.3f", t }' r.csv)" \
-		"$(check us t.csv process)" "all rows against the process"
+		"$(check wall t.csv)" "all rows against the profiled wall time"
 	run awk -F, 'NR > 1 { p[$1] += $6 } END { for (k in p) printf "%.0f\n", p[k] }' r.csv
 	assert_output 100
 }

@@ -7,6 +7,9 @@
   trace-check.py us FILE KIND [NAME]
                                     total duration in microseconds (exact, 3
                                     decimals) of the KIND rows (named NAME)
+  trace-check.py wall FILE          the profiled wall time in microseconds of the
+                                    first process: from its first to its last
+                                    event, its process row included
   trace-check.py tree FILE          the op ranges and marks ("@name") of each
                                     thread nested by time, one per line, indented
                                     two spaces per level, threads in order of
@@ -149,6 +152,11 @@ def main():
     elif cmd == "us":
         name = sys.argv[4] if len(sys.argv) > 4 else None
         print(us(sum(e - s for s, e, _ in spans(rows, sys.argv[3], name))))
+    elif cmd == "wall":
+        pid = next(r["pid"] for r in rows if r["kind"] == "process")
+        times = [(int(r["start_ns"]), int(r["end_ns"])) for r in rows
+                 if r["pid"] == pid and r["start_ns"] and r["end_ns"]]
+        print(us(max(e for _, e in times) - min(s for s, _ in times)))
     elif cmd == "tree":
         sys.exit(tree(rows))
     elif cmd == "within":
