@@ -21,7 +21,7 @@ rlprof-report	--compare IN $trace	1	kind,pid\\nop,1\\n
 rlprof-report	--compare $trace IN	1	"unterminated\\n
 cule-bench	--rom IN --envs 1 --steps 1	1	not a ROM
 cule-bench	trace --rom IN --frames 1	1	\\x00\\x01
-cule-bench	info IN	1	-
+cule-bench	info IN	1	not a ROM
 cule-bench	trace --rom $rom --actions IN	1	3\\nUPLEFTDOWN\\n
 fiberrun	-H IN -- true	1	node1\\nnode2:zero\\n
 fiberrun	-H IN -- true	1	# no hosts\\n

@@ -112,14 +112,15 @@ SH
 		wait_file out
 	} | fiberrun --stdin-env -- sh -c 'echo "$FOO/$FIBERRUN_RANK"' > out
 	[ "$(cat out)" = "bar baz/3" ]
-	# The end of the input stops a command that would sleep: SIGTERM, 143.
+	# The end of the input stops a command that would sleep (SIGTERM, 143),
+	# and the children it started: pids gets the pids of both.
 	rc=0
 	{
 		printf 'A=1\n\n'
-		wait_file started
-	} | fiberrun --stdin-env -- sh -c 'echo $$ > started; exec sleep 33' || rc=$?
+		wait_lines pids 2
+	} | fiberrun --stdin-env -- sh -c 'sleep 60 & echo $! >> pids; echo $$ >> pids; wait $!' || rc=$?
 	[ "$rc" -eq 143 ] || fail "exit status $rc"
-	wait_gone "$(cat started)"
+	wait_gone $(cat pids)
 	run --separate-stderr bash -c "printf 'no equals sign\n\n' | fiberrun --stdin-env -- true"
 	assert_failure 1
 	[[ $stderr == *"fiberrun: error: bad environment line from standard input"* ]]
