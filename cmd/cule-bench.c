@@ -183,7 +183,7 @@ static const struct atari_game *load_rom(struct atari_rom *rom, const struct arg
 	int ret = atari_rom_load_file(rom, a->rom, a->cart, &err);
 
 	if (ret < 0)
-		core_msg_die(ret == -ENOTSUP ? CORE_EXIT_MISSING : CORE_EXIT_FAIL, "%s", err.msg);
+		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	g = atari_game_by_md5(rom->md5);
 	if (a->game) {
 		const struct atari_game *want = atari_game_by_name(a->game);

@@ -211,13 +211,17 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 		core_msg_error("%s", err.msg);
 		if (st.fatal_status)
 			return st.fatal_status;
-		return ret == -EEXIST ? CORE_EXIT_USAGE : CORE_EXIT_FAIL;
+		return CORE_EXIT_FAIL;
 	}
 	if (st.signal)
 		return 128 + st.signal;
 	if (st.failed > 0) {
 		if (!a->quiet)
 			core_msg_warning("%ld of %ld tasks failed", st.failed, st.tasks);
+		/* Only because fiberrun is missing on the hosts: a resource, not the work. */
+		if (st.abandoned == st.failed && st.workers_missing > 0 &&
+		    st.workers_missing == st.workers_lost)
+			return CORE_EXIT_MISSING;
 		return CORE_EXIT_FAIL;
 	}
 	return CORE_EXIT_OK;
@@ -263,7 +267,7 @@ int main(int argc, char **argv)
 		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	if (a.hosts && fiber_hosts_load(&b.hosts, a.hosts, &err) < 0) {
 		fiber_backend_release(&b);
-		core_msg_die(err.code == -ENOENT ? CORE_EXIT_MISSING : CORE_EXIT_USAGE, "%s", err.msg);
+		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	}
 	if (!a.workers) {
 		a.workers = b.hosts.n ? fiber_hosts_slots(&b.hosts) : core_sys_cpus();

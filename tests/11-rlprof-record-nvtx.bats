@@ -12,23 +12,18 @@ setup() {
 	[ -x "$W" ] || skip "the workload was not built (no NVTX headers: install the CUDA toolkit)"
 }
 
-# in_range LOW HIGH: every line of stdin is a number within [LOW, HIGH].
-in_range() {
-	awk -v lo="$1" -v hi="$2" '{ n++; if ($1 < lo || $1 > hi) { print "out of range: " $1; bad = 1 } }
-		END { if (!n) { print "no values"; exit 1 } exit bad }'
-}
+# The tests assert on the structure of one run (what nests in what, what
+# comes first, what adds up), never on how many milliseconds something took:
+# a loaded machine stretches every duration.
 
-@test "NVTX push/pop: busy and sleep ranges last as long as the workload says" {
+@test "NVTX push/pop: each step range holds a busy range, then a sleep range" {
 	run rlprof-record -o t.csv -- "$W" busy-sleep 20 30 5
 	assert_success
 	run check validate t.csv
 	assert_success
-	[ "$(check ms t.csv op busy | wc -l)" -eq 5 ]
-	[ "$(check ms t.csv op sleep | wc -l)" -eq 5 ]
-	# Lower bounds are exact; upper bounds leave room for a loaded machine.
-	check ms t.csv op busy | in_range 20 60
-	check ms t.csv op sleep | in_range 30 80
-	check ms t.csv op step | in_range 50 150
+	run check tree t.csv
+	assert_success
+	assert_output "$(for _ in 1 2 3 4 5; do printf 'step\n  busy\n  sleep\n'; done)"
 }
 
 @test "NVTX push/pop: nesting depth in the value column" {
@@ -54,7 +49,17 @@ step|||0|"
 	assert_line "mark||||"
 	run check rows t.csv thread
 	assert_output "named-main||||"
-	check ms t.csv op start-end | in_range 1 50
+	# The start/end range covers the work between its two calls, after the
+	# marks made before it and before the mark made after it.
+	run check tree t.csv
+	assert_success
+	assert_output "in-domain
+  registered
+@domain-mark
+@mark
+wide-été
+start-end
+@after-name"
 }
 
 @test "NVTX: pops of an empty stack are warnings, pushes left open are 'unclosed'" {
@@ -87,7 +92,14 @@ step|||0|"
 		grep -q "^thread,$pid,$tid," t.csv || fail "no thread row for $tid"
 		grep -q "^op,$pid,$tid,.*,worker-[0-3],.*,0,\$" t.csv || fail "no outer range on $tid"
 	done
-	check ms t.csv op work | in_range 10 200
+	# Each worker's range holds its work; the main thread's range holds
+	# them all, since it waits for the workers before it ends.
+	check tree t.csv > tree.txt
+	run bash -c "grep -vx main tree.txt | paste -d/ - - | sort"
+	assert_output "$(printf 'worker-%d/  work\n' 0 1 2 3)"
+	for i in 0 1 2 3; do
+		check within t.csv "worker-$i" main
+	done
 }
 
 @test "fork: the parent, a forked child and an exec'd child land in one trace" {
@@ -110,15 +122,18 @@ step|||0|"
 
 @test "--sample: blocked time is found from outside as wait rows" {
 	rlprof-record --sample 2 -o t.csv -- "$W" busy-sleep 5 60 3
-	pid=$(awk -F, '$1 == "op" { print $2; exit }' t.csv)
-	run awk -F, -v p="$pid" '$1 == "cpu" && $7 == "wait" && $2 == p { w += $5 - $4 } END { print (w >= 120e6 && w <= 400e6) ? "ok" : w }' t.csv
-	assert_output ok
+	# Waiting is found in the sleeping ranges, and more there than in the
+	# busy ones (where only the sampling period can smear some in).
+	sleeping=$(check overlap t.csv wait sleep) busy=$(check overlap t.csv wait busy)
+	awk -v s="$sleeping" -v b="$busy" 'BEGIN { exit !(s > b) }' ||
+		fail "wait rows: $sleeping us in sleep ranges, $busy us in busy ranges"
 	rlprof-record --sample 0 -o u.csv -- "$W" busy-sleep 5 60 1
 	run grep -c ',wait,' u.csv
 	assert_output 0
 }
 
 @test "--sample: processes that record nothing still get a row" {
+	# The sleep is the workload: a process that lives long enough to be sampled.
 	rlprof-record -o t.csv -- sh -c 'sleep 0.2; true'
 	run awk -F, '$1 == "process" && $6 == "sleep 0.2" { print $13 }' t.csv
 	assert_output ended

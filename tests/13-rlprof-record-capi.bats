@@ -30,7 +30,18 @@ training||||"
 	grep -q '^meta,[0-9]*,[0-9]*,,,workload,,,,,,,capi$' t.csv
 	run check rows t.csv thread
 	assert_output "capi-main||||"
-	check ms t.csv op setup | awk '{ exit !($1 >= 2 && $1 < 100) }'
+	# In time: one range after the other, nested where pushed, inside the
+	# phase that was current.
+	run check tree t.csv
+	assert_success
+	assert_output "setup
+inference
+  nested
+@checkpoint
+async"
+	check within t.csv setup warmup
+	check within t.csv inference training
+	check within t.csv async training
 }
 
 @test "C API: outside rlprof-record the calls do nothing and the program runs" {
@@ -58,7 +69,7 @@ int main(void)
 	rlprof_phase("training");
 	for (i = 0; i < 3; i++) {
 		rlprof_push("update");
-		usleep(2000);
+		usleep(2000);	/* the work being recorded */
 		rlprof_pop();
 	}
 	rlprof_counter("updates", 3);

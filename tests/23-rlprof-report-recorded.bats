@@ -15,24 +15,44 @@ setup() {
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 }
 
-# ms OPERATION RESOURCE CATEGORY < report.csv: milliseconds of that row.
-ms() {
-	awk -F, -v o="$1" -v r="$2" -v c="$3" \
-		'$2 == o && $3 == r && $4 == c { t += $5 } END { printf "%d\n", t / 1000 }'
+check() { python3 "$TOP/tests/workloads/trace-check.py" "$@"; }
+
+# us OPERATION [RESOURCE CATEGORY] < report.csv: microseconds of the rows of
+# OPERATION (with that resource and category), to the nanosecond.
+us() {
+	awk -F, -v o="$1" -v r="${2-}" -v c="${3-}" \
+		'NR > 1 && $2 == o && (r == "" || $3 == r && $4 == c) { t += $5 } END { printf "%.3f\n", t }'
 }
 
-@test "busy-sleep: busy time is CPU native, sleeping time is waiting, rows add up to 100%" {
+# same A B: the two sums of microseconds agree to the nanosecond (up to the
+# rounding of adding them as decimals).
+same() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d < 0.002 && d > -0.002) }' ||
+		fail "$3: $1 us against $2 us"
+}
+
+# Timings are compared within one run (which category is larger, what adds
+# up to what), never with the milliseconds the workload asked for.
+@test "busy-sleep: busy time is CPU native, sleeping time is waiting, rows add up" {
 	rlprof-record -o t.csv -- "$WORKLOAD" busy-sleep 60 60 4
 	run rlprof-report --strict -f csv t.csv
 	assert_success
 	echo "$output" > r.csv
-	busy=$(ms busy CPU native < r.csv) sleep=$(ms sleep none wait < r.csv)
-	# 4 x 60 ms of each; the noisy machine gets a wide margin, the
-	# categories must still be the right way round.
-	[ "$busy" -ge 180 ] && [ "$busy" -le 400 ] || fail "busy CPU native: $busy ms"
-	[ "$sleep" -ge 150 ] && [ "$sleep" -le 400 ] || fail "sleep waiting: $sleep ms"
-	[ "$(ms busy none wait < r.csv)" -lt $((busy / 3)) ] || fail "busy counted as waiting"
-	[ "$(ms sleep CPU native < r.csv)" -lt $((sleep / 3)) ] || fail "sleep counted as CPU"
+	busy=$(us busy CPU native < r.csv) busy_wait=$(us busy none wait < r.csv)
+	sleep_wait=$(us sleep none wait < r.csv) sleep_cpu=$(us sleep CPU native < r.csv)
+	awk -v a="$busy_wait" -v b="$busy" 'BEGIN { exit !(a < b) }' ||
+		fail "busy: $busy_wait us waiting, $busy us on the CPU"
+	awk -v a="$sleep_cpu" -v b="$sleep_wait" 'BEGIN { exit !(a < b) }' ||
+		fail "sleep: $sleep_cpu us on the CPU, $sleep_wait us waiting"
+	awk -v a="$sleep_cpu" -v b="$busy" 'BEGIN { exit !(a < b) }' ||
+		fail "sleep's CPU time $sleep_cpu us is not below busy's $busy us"
+	# busy and sleep hold no other range: their rows add up to their ranges.
+	same "$(us busy < r.csv)" "$(check us t.csv op busy)" "busy rows against busy ranges"
+	same "$(us sleep < r.csv)" "$(check us t.csv op sleep)" "sleep rows against sleep ranges"
+	# All rows add up to the profiled wall time (from the process's first
+	# to its last event, rlprof-report(1)), and to 100%.
+	same "$(awk -F, 'NR > 1 { t += $5 } END { printf "%.3f", t }' r.csv)" \
+		"$(check wall t.csv)" "all rows against the profiled wall time"
 	run awk -F, 'NR > 1 { p[$1] += $6 } END { for (k in p) printf "%.0f\n", p[k] }' r.csv
 	assert_output 100
 }

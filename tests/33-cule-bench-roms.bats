@@ -58,10 +58,10 @@ setup() {
 	assert_output --partial "cannot open 'no-such.bin'"
 }
 
-@test "--rom: an unsupported cartridge type exits 3 and names it" {
+@test "--rom: an unsupported cartridge type exits 1 and names it" {
 	head -c 10240 /dev/zero > pitfall2-like.bin
 	run --separate-stderr cule-bench info pitfall2-like.bin
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 1 ]
 	[[ $stderr == *"unsupported cartridge type DPC"* ]]
 }
 
@@ -85,7 +85,7 @@ setup() {
 	for size in 2048 4096 8192 16384 32768; do
 		head -c $size /dev/urandom > r.bin
 		run cule-bench --rom r.bin --envs 2 --steps 400 --frameskip 4 --obs index -f csv
-		[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "size $size: status $status: $output"
+		[ "$status" -eq 0 ] || [ "$status" -eq 1 ] || fail "size $size: status $status: $output"
 	done
 }
 

@@ -38,14 +38,17 @@ SH
 }
 
 @test "--halt failure (default): the first failing rank stops the others and sets the status" {
-	start=$SECONDS
-	run --separate-stderr fiberrun -n 3 -- sh -c '[ "$FIBERRUN_RANK" = 1 ] && exit 7; exec sleep 30'
+	# The other ranks would sleep, then leave a file: stopped, they leave
+	# none; pids gets the pids of their shells and sleeps.
+	run --separate-stderr fiberrun -n 3 -- sh -c '[ "$FIBERRUN_RANK" = 1 ] && exit 7
+		echo $$ >> pids; sleep 60 & echo $! >> pids; wait $!; touch finished.$FIBERRUN_RANK'
 	assert_failure 7
-	[ $((SECONDS - start)) -lt 20 ]
-	wait_gone "sleep 30" 5
+	[ -z "$(ls finished.* 2> /dev/null)" ] || fail "a rank was not stopped"
+	[ ! -e pids ] || wait_gone $(cat pids)
 }
 
 @test "--halt never: every rank runs to its end; the status is the first failure's" {
+	# The sleep is the work of the ranks that do not fail.
 	run --separate-stderr fiberrun -n 3 --halt never -- sh -c \
 		'[ "$FIBERRUN_RANK" = 0 ] && exit 5; sleep 0.5; echo "done $FIBERRUN_RANK"'
 	assert_failure 5
@@ -54,6 +57,7 @@ SH
 }
 
 @test "-n: a rank killed by a signal gives 128 + the signal" {
+	# The sleep is rank 0's work.
 	run --separate-stderr fiberrun -n 2 -- sh -c '[ "$FIBERRUN_RANK" = 1 ] && kill -9 $$; sleep 0.2'
 	assert_failure 137
 }
@@ -64,24 +68,27 @@ SH
 }
 
 @test "-n: SIGTERM reaches every rank, status 143" {
-	fiberrun -n 3 -- sh -c 'trap "echo got TERM $FIBERRUN_RANK; exit 0" TERM; sleep 30 & wait' > out.txt 2>&1 &
+	# Each rank says when its trap is set; its work is a long sleep, whose pid
+	# goes to pids.
+	fiberrun -n 3 -- sh -c 'trap "echo got TERM $FIBERRUN_RANK; exit 0" TERM
+		sleep 30 & echo $! >> pids; echo "$FIBERRUN_RANK" >> ready; wait' > out.txt 2>&1 &
 	master=$!
-	sleep 1
+	wait_lines ready 3
 	kill -TERM $master
 	rc=0
 	wait $master || rc=$?
 	[ "$rc" -eq 143 ]
 	[ "$(grep -c 'got TERM' out.txt)" -eq 3 ]
-	wait_gone "sleep 30" 5
+	wait_gone $(cat pids)
 }
 
 @test "-n: when the master is killed, the ranks die with it" {
-	fiberrun -n 3 -- sleep 31 > /dev/null 2>&1 &
+	# The ranks' work is a long sleep; each leaves its pid in pids.
+	fiberrun -n 3 -- sh -c 'echo $$ >> pids; exec sleep 31' > /dev/null 2>&1 &
 	master=$!
-	sleep 1
-	[ "$(pgrep -fc '^sleep 31')" -eq 3 ]
+	wait_lines pids 3
 	kill -9 $master
-	wait_gone "^sleep 31" 5
+	wait_gone $(cat pids)
 }
 
 @test "-n: the ranks' exit status 0 gives 0, and options of pool mode are refused" {
@@ -98,15 +105,22 @@ SH
 }
 
 @test "--stdin-env: the environment comes from standard input; its end stops the command" {
-	# (the input stays open while the command runs: its end means "stop")
-	run --separate-stderr bash -c "{ printf 'FOO=bar baz\nFIBERRUN_RANK=3\n\n'; sleep 2; } | fiberrun --stdin-env -- sh -c 'echo \"\$FOO/\$FIBERRUN_RANK\"'"
-	assert_success
-	assert_output "bar baz/3"
-	start=$SECONDS
-	run bash -c "{ printf 'A=1\n\n'; sleep 1; } | fiberrun --stdin-env -- sleep 33"
-	assert_failure 143
-	[ $((SECONDS - start)) -lt 15 ]
-	wait_gone "^sleep 33" 5
+	# The input stays open while the command runs (its end means "stop"),
+	# here until the command has written its line.
+	{
+		printf 'FOO=bar baz\nFIBERRUN_RANK=3\n\n'
+		wait_file out
+	} | fiberrun --stdin-env -- sh -c 'echo "$FOO/$FIBERRUN_RANK"' > out
+	[ "$(cat out)" = "bar baz/3" ]
+	# The end of the input stops a command that would sleep (SIGTERM, 143),
+	# and the children it started: pids gets the pids of both.
+	rc=0
+	{
+		printf 'A=1\n\n'
+		wait_lines pids 2
+	} | fiberrun --stdin-env -- sh -c 'sleep 60 & echo $! >> pids; echo $$ >> pids; wait $!' || rc=$?
+	[ "$rc" -eq 143 ] || fail "exit status $rc"
+	wait_gone $(cat pids)
 	run --separate-stderr bash -c "printf 'no equals sign\n\n' | fiberrun --stdin-env -- true"
 	assert_failure 1
 	[[ $stderr == *"fiberrun: error: bad environment line from standard input"* ]]

@@ -5,6 +5,9 @@
 
 load helpers
 
+# The tests share two sshd servers and count their logins: one at a time.
+BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
 setup_file() {
 	export D="$BATS_FILE_TMPDIR/ssh"
 	mkdir -p "$D"
@@ -48,14 +51,15 @@ Host *
 	StrictHostKeyChecking no
 	LogLevel ERROR
 CONF
-	for i in $(seq 50); do
-		ssh -F "$D/ssh_config" -o BatchMode=yes node1 true 2> /dev/null &&
-			ssh -F "$D/ssh_config" -o BatchMode=yes node2 true 2> /dev/null && return 0
-		sleep 0.1
-	done
+	wait_for ssh_ready && return 0
 	echo "sshd did not start:" >&3
 	cat "$D"/sshd*.log >&3
 	return 1
+}
+
+ssh_ready() {
+	ssh -F "$D/ssh_config" -o BatchMode=yes node1 true 2> /dev/null &&
+		ssh -F "$D/ssh_config" -o BatchMode=yes node2 true 2> /dev/null
 }
 
 teardown_file() {
@@ -77,6 +81,22 @@ accepted() {
 	cat "$D"/sshd*.log | grep -c "Accepted publickey"
 }
 
+# logins_since BEFORE N: at least N logins since accepted said BEFORE.
+logins_since() {
+	[ $(($(accepted) - $1)) -ge "$2" ]
+}
+
+# Worker scripts that start with this line leave in the file pids their own
+# pid and those of their ancestors on the host, up to sshd (the agent, the
+# remote fiberrun, the shell), and their own pid in the file workers: the
+# test waits for and acts on those processes only.
+LOG_PIDS='echo $$ >> workers; p=$$
+while [ "$p" -gt 1 ]; do
+	case $(cat /proc/$p/comm) in sshd*) break ;; esac
+	echo "$p" >> pids
+	p=$(awk "{ print \$4 }" /proc/$p/stat)
+done'
+
 @test "--hosts: SPMD ranks over ssh get their ranks, local ranks and hosts" {
 	run --separate-stderr fiberrun -H hosts --ssh "$SSH" -t -- sh -c \
 		'echo "$FIBERRUN_RANK/$FIBERRUN_SIZE $FIBERRUN_HOST $FIBERRUN_LOCAL_RANK/$FIBERRUN_LOCAL_SIZE $FIBERRUN_MASTER_ADDR $PWD"'
@@ -87,14 +107,17 @@ accepted() {
 }
 
 @test "--hosts: a failing remote rank sets the status and stops the others" {
-	run --separate-stderr fiberrun -H hosts --ssh "$SSH" -- sh -c \
-		'[ "$FIBERRUN_RANK" = 2 ] && exit 9; exec sleep 32'
+	# The other ranks would sleep, then leave a file: stopped, they leave none.
+	run --separate-stderr fiberrun -H hosts --ssh "$SSH" -- sh -c '[ "$FIBERRUN_RANK" = 2 ] && exit 9
+		echo $$ >> pids; sleep 60 & echo $! >> pids; wait $!; touch finished.$FIBERRUN_RANK'
 	assert_failure 9
-	wait_gone "sleep 32" 5
+	[ -z "$(ls finished.* 2> /dev/null)" ] || fail "a rank was not stopped"
+	[ ! -e pids ] || wait_gone $(cat pids)
 }
 
 @test "--hosts --pool: tasks run on both hosts, one ssh per worker, never one per task" {
 	before=$(accepted)
+	# The sleep is the work: tasks that take a little time.
 	cat > worker.sh <<'SH'
 while read -r n; do sleep 0.01; echo $((n * n)); done
 SH
@@ -110,21 +133,26 @@ for line in sys.stdin:
     hosts.add(r["host"])
 assert hosts == {"node1", "node2"}, hosts
 '
-	sleep 0.2
+	# sshd logs each login before its session starts, so all are logged by
+	# now; the wait only covers a log written late.
+	wait_for logins_since "$before" 3
 	[ $(($(accepted) - before)) -eq 3 ]
 }
 
 @test "--hosts --pool: remote workers killed at random; every task once, workers replaced" {
-	cat > worker.sh <<'SH'
-while read -r n; do sleep 0.001; echo "$n"; done
+	# The sleep is the work: tasks that take a little time.
+	cat > worker.sh <<SH
+echo \$\$ >> workers
+while read -r n; do sleep 0.001; echo "\$n"; done
 SH
 	seq 3000 > tasks
 	fiberrun --pool --lines -r 100 -H hosts --ssh "$SSH" -- sh worker.sh < tasks > out.jsonl 2> err.txt &
 	master=$!
+	wait_file workers
 	for i in $(seq 15); do
-		sleep 0.2
-		victim=$(pgrep -f "^sh worker.sh" | shuf -n 1)
-		[ -n "$victim" ] && kill -9 "$victim" 2> /dev/null
+		victim=$(shuf -n 1 workers)
+		alive "$victim" && kill -9 "$victim" 2> /dev/null
+		sleep 0.2	# the pace of the killing, not a wait for anything
 	done
 	wait $master
 	[ "$(python3 -c 'import json,sys; print("\n".join(str(json.loads(l)["id"]) for l in sys.stdin))' < out.jsonl | sort -n)" = "$(cat tasks)" ]
@@ -132,29 +160,34 @@ SH
 }
 
 @test "--hosts: when the master is killed, nothing stays behind on the hosts" {
-	cat > worker.sh <<'SH'
-while read -r n; do sleep 0.05; echo "$n"; done
+	# The sleep is the work: workers are busy when the master dies.
+	cat > worker.sh <<SH
+$LOG_PIDS
+while read -r n; do sleep 0.05; echo "\$n"; done
 SH
-	seq 100000 | fiberrun --pool --lines -H hosts --ssh "$SSH" -- sh worker.sh marker-33 > /dev/null 2>&1 &
+	seq 100000 | fiberrun --pool --lines -H hosts --ssh "$SSH" -- sh worker.sh > /dev/null 2>&1 &
 	master=$!
-	for i in $(seq 50); do
-		[ "$(pgrep -fc '^sh worker.sh marker-33')" -eq 3 ] && break
-		sleep 0.1
-	done
-	[ "$(pgrep -fc '^sh worker.sh marker-33')" -eq 3 ]
+	wait_lines workers 3
 	kill -9 $master
-	wait_gone "^sh worker.sh marker-33" 10
-	wait_gone "fiberrun --stdin-env" 10
+	wait_gone $(sort -u pids)
 }
 
 @test "--hosts: bad hosts files are refused with the line" {
 	printf 'node1:2\nnode2:zero\n' > bad
 	run fiberrun -H bad -- true
-	assert_failure 2
+	assert_failure 1
 	assert_output --partial "'bad': line 2: bad slot count 'zero'"
 	run fiberrun -H missing -- true
-	assert_failure 3
+	assert_failure 1
 	assert_output --partial "cannot open 'missing'"
+	: > empty
+	run fiberrun -H empty -- true
+	assert_failure 1
+	assert_output "fiberrun: error: 'empty': no hosts"
+	mkdir folder
+	run fiberrun -H folder -- true
+	assert_failure 1
+	assert_output "fiberrun: error: cannot read 'folder': Is a directory"
 }
 
 @test "es.py over ssh: evolution strategies with workers on both hosts learn" {
@@ -174,7 +207,7 @@ SH
 	assert_success
 	[ "${#lines[@]}" -eq 6 ]
 	run --separate-stderr bash -c "seq 6 | fiberrun --pool --lines -H hosts --ssh '$SSH' --remote-fiberrun /no/such/fiberrun -- cat"
-	assert_failure 1
+	assert_failure 3
 	[ "$(grep -c '"status":"failed".*"error":"no workers left"' <<< "$output")" -eq 6 ]
 	[[ $stderr == *"exited with status 127 before connecting (is fiberrun installed there? see --remote-fiberrun)"* ]]
 }

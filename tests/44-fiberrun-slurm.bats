@@ -6,6 +6,9 @@
 
 load helpers
 
+# The tests share one cluster and count its jobs: one at a time.
+BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -60,11 +63,16 @@ PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 	slurmctld -i > "$S/slurmctld.out" 2>&1 || { echo "slurmctld cannot start: $(tail -3 "$S/slurmctld.log")" > "$S/skip"; return 0; }
 	slurmd > "$S/slurmd.out" 2>&1 || { echo "slurmd cannot start: $(tail -3 "$S/slurmd.log")" > "$S/skip"; return 0; }
-	for i in $(seq 100); do
-		sinfo -h -o %t 2> /dev/null | grep -q idle && return 0
-		sleep 0.1
-	done
+	wait_for node_idle && return 0
 	echo "the Slurm node did not come up: $(sinfo 2>&1 | tail -1)" > "$S/skip"
+}
+
+node_idle() {
+	sinfo -h -o %t 2> /dev/null | grep -q idle
+}
+
+no_fiberrun_jobs() {
+	[ -z "$(squeue -h -t R,PD -n fiberrun)" ]
 }
 
 teardown_file() {
@@ -75,10 +83,7 @@ teardown_file() {
 	done
 	[ -n "$pids" ] && kill $pids 2> /dev/null
 	# wait until they are gone, so that nothing is left running
-	for i in $(seq 100); do
-		kill -0 $pids 2> /dev/null || break
-		sleep 0.1
-	done
+	[ -z "$pids" ] || wait_gone $pids
 	return 0
 }
 
@@ -115,6 +120,7 @@ assert len(jobs) == 1 and jobs != {""}, jobs
 }
 
 @test "-b sbatch --pool: one batch job per worker, cancelled at the end" {
+	# The sleep is the work: both workers get tasks.
 	cat > worker.sh <<'SH'
 while read -r n; do sleep 0.1; echo "$((n * n)) $SLURM_JOB_ID"; done
 SH
@@ -122,11 +128,7 @@ SH
 	assert_success
 	[ "${#lines[@]}" -eq 30 ]
 	[ "$(echo "$output" | python3 -c 'import json,sys; print(len({json.loads(l)["result"].split()[1] for l in sys.stdin}))')" -eq 2 ]
-	for i in $(seq 50); do
-		[ -z "$(squeue -h -t R,PD -n fiberrun)" ] && break
-		sleep 0.1
-	done
-	[ -z "$(squeue -h -t R,PD -n fiberrun)" ]
+	wait_for no_fiberrun_jobs
 }
 
 @test "-b sbatch: SPMD mode is refused" {

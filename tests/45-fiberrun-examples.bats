@@ -46,6 +46,10 @@ EX="$TOP/share/examples"
 	assert_line --regexp '^\{"id":20,"status":"ok","result":"400",'
 }
 
+all_started() {
+	[ "$(sort -u started | wc -l)" -ge 1024 ]
+}
+
 @test "-n 1024 --pool: 1,024 local workers complete a run without errors" {
 	# Each worker notes its number when it starts; the input stays open
 	# until all 1,024 have started, so every one of them is up at once.
@@ -54,23 +58,18 @@ echo "$FIBERRUN_WORKER" >> started
 while read -r n; do echo $((n * n)); done
 SH
 	: > started
-	run --separate-stderr bash -c '
-		{
-			seq 4096
-			for i in $(seq 900); do
-				[ "$(sort -u started | wc -l)" -ge 1024 ] && break
-				sleep 0.2
-			done
-		} | fiberrun --pool --lines -n 1024 -- sh worker.sh'
-	assert_success
-	[ -z "$stderr" ]
+	{
+		seq 4096
+		WAIT_TRIES=3600 wait_for all_started
+	} | fiberrun --pool --lines -n 1024 -- sh worker.sh > out 2> err
+	[ ! -s err ] || fail "$(cat err)"
 	[ "$(sort -u started | wc -l)" -eq 1024 ]
 	[ "$(sort -n started | tail -1)" -eq 1023 ]
-	[ "${#lines[@]}" -eq 4096 ]
-	echo "$output" | python3 -c '
+	[ "$(wc -l < out)" -eq 4096 ]
+	python3 -c '
 import json, sys
 recs = [json.loads(l) for l in sys.stdin]
 assert all(r["status"] == "ok" and r["attempts"] == 1 and r["result"] == str(r["id"] ** 2) for r in recs)
 assert sorted(r["id"] for r in recs) == list(range(1, 4097))
-'
+' < out
 }

@@ -56,16 +56,57 @@ man_synopsis() {
 		sed -e 's/^ *//' -e 's/ *$//' -e '/^$/d' -e 's/[‐−]/-/g' | tr -s ' '
 }
 
-# wait_gone PATTERN SECONDS: succeed once no process whose command line
-# matches PATTERN is left, within SECONDS; otherwise list them and fail.
-wait_gone() {
+# Waiting for another process: never a fixed sleep, always the event (a
+# file, a line, a pid), polled with a bound on the number of attempts; the
+# bound only matters when the test is failing anyway.
+WAIT_TRIES=${WAIT_TRIES:-600}	# of 0.05 s each: 30 s on a loaded machine
+
+# wait_for COMMAND [ARG...]: run COMMAND until it succeeds; fail (naming
+# it) after WAIT_TRIES attempts.
+wait_for() {
 	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		pgrep -f "$1" > /dev/null || return 0
-		sleep 0.1
+	for ((i = 0; i < WAIT_TRIES; i++)); do
+		"$@" && return 0
+		sleep 0.05
 	done
-	pgrep -af "$1" >&2
+	echo "gave up waiting for: $*" >&2
 	return 1
+}
+
+# wait_file FILE: FILE exists and is not empty.
+wait_file() {
+	wait_for test -s "$1"
+}
+
+# wait_lines FILE N: FILE has at least N lines.
+wait_lines() {
+	wait_for _has_lines "$1" "$2"
+}
+_has_lines() {
+	[ -f "$1" ] && [ "$(wc -l < "$1")" -ge "$2" ]
+}
+
+# alive PID: the process exists and is not a zombie.
+alive() {
+	local state
+	# The state follows the command name, which may hold spaces and ")".
+	state=$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$1/stat" 2> /dev/null) || return 1
+	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+# wait_gone PID...: every one of these processes has ended (or is a zombie
+# its parent has not reaped yet); otherwise list those left and fail.
+wait_gone() {
+	wait_for _all_gone "$@" && return 0
+	ps -o pid,stat,args -p "$*" >&2
+	return 1
+}
+_all_gone() {
+	local p
+	for p in "$@"; do
+		alive "$p" && return 1
+	done
+	return 0
 }
 
 # rlkit_make ARG...: make in the source tree on the build folder under test,

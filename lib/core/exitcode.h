@@ -11,9 +11,9 @@
 
 enum core_exit {
 	CORE_EXIT_OK = 0,	/* success */
-	CORE_EXIT_FAIL = 1,	/* the work failed: bad data, a task failed, I/O */
+	CORE_EXIT_FAIL = 1,	/* the work failed: bad data, a missing or malformed input file, a task failed, I/O */
 	CORE_EXIT_USAGE = 2,	/* usage error: bad option or argument */
-	CORE_EXIT_MISSING = 3,	/* a needed resource is missing (GPU, CUPTI, ROM support, package) */
+	CORE_EXIT_MISSING = 3,	/* a needed system resource is missing: GPU, driver, CUPTI, a remote host's program */
 	CORE_EXIT_NOEXEC = 126,	/* command found but not executable */
 	CORE_EXIT_NOTFOUND = 127 /* command not found */
 };

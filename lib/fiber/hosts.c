@@ -105,6 +105,8 @@ int fiber_hosts_load(struct fiber_hosts *h, const char *path,
 		}
 		ret = 0;
 	}
+	if (ret == 0 && ferror(fp))
+		ret = core_error_errno(err, errno, "cannot read '%s'", path);
 	free(line);
 	fclose(fp);
 	if (ret == 0 && h->n == 0)

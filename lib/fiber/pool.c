@@ -770,6 +770,10 @@ static void reap(struct pool *p)
 			if (w->state == W_STARTING) {
 				int status = core_spawn_exit_code(st);
 
+				/* Counted as worker_lost() counts it. */
+				if (status == 127 && p->o->backend->ops->remote &&
+				    !p->stopping && !p->draining)
+					p->st->workers_missing++;
 				snprintf(why, sizeof(why), "exited with status %d before connecting%s", status,
 					 status == 127 && p->o->backend->ops->remote ?
 					 " (is fiberrun installed there? see --remote-fiberrun)" : "");
@@ -884,6 +888,7 @@ static void fail_waiting(struct pool *p)
 		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
 		task_finish(p, t, "failed", NULL, "no workers left", NULL, 0);
+		p->st->abandoned++;
 	}
 }
 

@@ -54,6 +54,8 @@ struct fiber_pool_opts {
 struct fiber_pool_stats {
 	long tasks, ok, failed, resumed;	/* failed: every status but ok */
 	long workers_started, workers_lost, rejected;
+	long workers_missing;	/* lost: fiberrun would not start on their host (127) */
+	long abandoned;		/* failed with "no workers left" */
 	int signal;		/* the signal that stopped the run, or 0 */
 	int fatal_status;	/* 126/127: the worker command cannot run */
 };

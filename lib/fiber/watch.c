@@ -17,7 +17,7 @@ int fiber_watch_run(char *const *argv, int watch_fd, struct core_error *err)
 	int64_t kill_at = 0;
 	sigset_t set;
 	pid_t pid;
-	int sfd, ret, st = 0, watching = 1;
+	int sfd, ret, st = 0, watching = 1, stopping = 0;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -31,6 +31,7 @@ int fiber_watch_run(char *const *argv, int watch_fd, struct core_error *err)
 	sp.argv = argv;
 	sp.in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	sp.pdeathsig = SIGKILL;
+	sp.new_pgrp = 1;	/* stop the command's children with it */
 	ret = core_spawn_start(&sp, err);
 	pid = sp.pid;
 	if (sp.in_fd >= 0)
@@ -46,14 +47,15 @@ int fiber_watch_run(char *const *argv, int watch_fd, struct core_error *err)
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			break;
 		if (kill_at && core_clock_mono_ns() > kill_at) {
-			kill(pid, SIGKILL);
+			core_spawn_kill_group(pid, SIGKILL);
 			kill_at = 0;
 		}
 		if (poll(p, watching ? 2 : 1, 100) < 0 && errno != EINTR)
 			break;
 		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
 			if (si.ssi_signo != SIGCHLD) {
-				kill(pid, (int)si.ssi_signo);
+				core_spawn_kill_group(pid, (int)si.ssi_signo);
+				stopping = 1;
 				if (!kill_at)
 					kill_at = core_clock_mono_ns() + 2000000000LL;
 			}
@@ -63,11 +65,15 @@ int fiber_watch_run(char *const *argv, int watch_fd, struct core_error *err)
 
 			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
 				watching = 0;
-				kill(pid, SIGTERM);
+				stopping = 1;
+				core_spawn_kill_group(pid, SIGTERM);
 				kill_at = core_clock_mono_ns() + 2000000000LL;
 			}
 		}
 	}
+	/* What the stopped command left running goes too. */
+	if (stopping)
+		core_spawn_kill_group(pid, SIGKILL);
 	close(sfd);
 	return core_spawn_exit_code(st);
 }

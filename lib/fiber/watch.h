@@ -10,9 +10,11 @@
 #include "core/error.h"
 
 /*
- * Run argv with /dev/null as its input; when `watch_fd` ends, send it
- * SIGTERM, then SIGKILL after two seconds.  Returns its status (exit code
- * or 128 + signal), or a negative code when it cannot be started.
+ * Run argv with /dev/null as its input, in a process group of its own;
+ * when `watch_fd` ends, send the group SIGTERM, then SIGKILL after two
+ * seconds, and SIGKILL to what is left of it once the command has ended.
+ * Returns its status (exit code or 128 + signal), or a negative code when
+ * it cannot be started.
  */
 int fiber_watch_run(char *const *argv, int watch_fd, struct core_error *err);
 

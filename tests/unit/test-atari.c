@@ -233,7 +233,7 @@ static void test_fuzz(void)
 	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
 	uint64_t s = 12345;
 	uint8_t *buf = malloc(65536);
-	long frames = 0, loaded = 0;
+	long loaded = 0;
 
 	for (int round = 0; round < 24; round++) {
 		struct core_error err = CORE_ERROR_INIT;
@@ -250,12 +250,12 @@ static void test_fuzz(void)
 		loaded++;
 		cfg.frameskip = 1;
 		atari_env_init(&e, &rom, &atari_games[0], &cfg, 0, fb);
-		for (int i = 0; i < 150; i++, frames++)
+		for (int i = 0; i < 150; i++)
 			atari_env_step(&e, &rom, &atari_games[0], &cfg, i % ATARI_ACTIONS, fb);
 		atari_rom_release(&rom);
 	}
-	TEST_OK(loaded >= 12 && frames >= 1800,
-		"fuzz: %ld random ROMs ran %ld frames (plus their resets)", loaded, frames);
+	/* Each loaded ROM runs its 150 frames: only the count of ROMs can vary. */
+	TEST_OK(loaded >= 12, "fuzz: %ld random ROMs ran 150 frames each (plus their resets)", loaded);
 	free(buf);
 }
 

@@ -166,8 +166,7 @@ static void test_background_and_vblank(void)
 	fresh();
 	wr(COLUBK, 0x85, Y0, 0);
 	finish_row(0);
-	TEST_EQ_LONG(px(0, 0), 0x84, "COLUBK: bit 0 dropped");
-	TEST_EQ_LONG(count(0, 0x84), 160, "COLUBK: whole line");
+	TEST_EQ_LONG(count(0, 0x84), 160, "COLUBK: whole line, bit 0 dropped");
 	TEST_EQ_LONG(px(1, 0), 0xff, "frame buffer: rows not reached are kept");
 	wr(VBLANK, 0x02, Y0 + 1, 0);
 	finish_row(1);
@@ -594,8 +593,8 @@ static void test_no_fb_same_state(void)
 		memcpy(pass ? &without : &with, &tia, sizeof(tia));
 	}
 	fbp = fb;
-	TEST_OK(with.collision == without.collision && with.collision != 0,
-		"fb NULL: same collisions (%04x)", with.collision);
+	/* The same state includes the same collisions; there must be some. */
+	TEST_OK(with.collision != 0, "fb NULL: the traffic makes collisions (%04x)", with.collision);
 	TEST_OK(memcmp(&with, &without, sizeof(with)) == 0, "fb NULL: same state");
 }
 

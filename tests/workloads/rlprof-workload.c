@@ -8,7 +8,7 @@
  *   rlprof-workload fork               a fork()ed child and a fork+exec'd one
  *   rlprof-workload exit-thread        a second thread calls exit(3)
  *   rlprof-workload crash              SIGSEGV inside an open range
- *   rlprof-workload wait               opens "waiting" and sleeps until killed
+ *   rlprof-workload wait               opens "waiting", prints "ready PID", sleeps until killed
  *   rlprof-workload unbalanced         one pop too many and one push left open
  *   rlprof-workload domains            NVTX domains, marks, start/end, wide names
  *   rlprof-workload capi               the C API: phases, counters, meta, ranges
@@ -150,7 +150,7 @@ static int crash(void)
 static _Noreturn void wait_mode(void)
 {
 	nvtxRangePushA("waiting");
-	puts("ready");
+	printf("ready %ld\n", (long)getpid());
 	fflush(stdout);
 	for (;;)
 		pause();
