@@ -9,7 +9,7 @@ check() { python3 "$TOP/tests/workloads/trace-check.py" "$@"; }
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
-	[ -x "$W" ] || skip "the workload was not built (no NVTX headers: install the CUDA toolkit)"
+	[ -x "$W" ] || fail "the workload was not built: no NVTX headers (make deps installs them)"
 }
 
 # The tests assert on the structure of one run (what nests in what, what

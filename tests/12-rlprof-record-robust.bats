@@ -10,7 +10,7 @@ check() { python3 "$TOP/tests/workloads/trace-check.py" "$@"; }
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
-	[ -x "$W" ] || skip "the workload was not built (no NVTX headers: install the CUDA toolkit)"
+	[ -x "$W" ] || fail "the workload was not built: no NVTX headers (make deps installs them)"
 }
 
 # Start rlprof-record in the background on the "wait" workload ($rec); wait

@@ -8,7 +8,7 @@ W=$RLKIT_BUILD/workloads/rlprof-workload
 check() { python3 "$TOP/tests/workloads/trace-check.py" "$@"; }
 
 @test "C API: operations, phases, counters, metadata, marks and start/end" {
-	[ -x "$W" ] || skip "the workload was not built (no NVTX headers: install the CUDA toolkit)"
+	[ -x "$W" ] || fail "the workload was not built: no NVTX headers (make deps installs them)"
 	# --sample 0: only the rows the program wrote (a leak checker's
 	# helper process would show up in sanitizer builds).
 	run rlprof-record --sample 0 -o t.csv -- "$W" capi
@@ -45,7 +45,7 @@ async"
 }
 
 @test "C API: outside rlprof-record the calls do nothing and the program runs" {
-	[ -x "$W" ] || skip "the workload was not built (no NVTX headers: install the CUDA toolkit)"
+	[ -x "$W" ] || fail "the workload was not built: no NVTX headers (make deps installs them)"
 	# The capi workload exits 4 when rlprof_enabled() says it is not recorded.
 	run env -u RLPROF_SPOOL_DIR "$W" capi
 	assert_failure 4
@@ -90,7 +90,7 @@ SRC
 }
 
 @test "make install: the injection library and the Python module are installed and found" {
-	[ -x "$W" ] || skip "the workload was not built (no NVTX headers: install the CUDA toolkit)"
+	[ -x "$W" ] || fail "the workload was not built: no NVTX headers (make deps installs them)"
 	dest=$BATS_TEST_TMPDIR/root
 	make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" SANITIZE="${RLKIT_SANITIZE:-}" \
 		install-bin install-lib install-data DESTDIR="$dest" PREFIX=/usr >/dev/null

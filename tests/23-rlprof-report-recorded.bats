@@ -9,7 +9,7 @@ WORKLOAD=$RLKIT_BUILD/workloads/rlprof-workload
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
-	[ -x "$WORKLOAD" ] || skip "no built-in workload (it needs the NVTX v3 headers of the CUDA toolkit)"
+	[ -x "$WORKLOAD" ] || fail "the built-in workload was not built: no NVTX headers (make deps installs them)"
 	# LeakSanitizer's exit-time check runs in a process of its own, which
 	# the recorder would rightly show; these tests count processes.
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
