@@ -153,7 +153,7 @@ LIB_SRCS :=
 EXTRA_TARGETS :=
 DEMOS :=
 DEB_PACKAGES := gcc make pkg-config libjansson-dev bats bats-assert \
-	bats-support groff-base python3 python3-pip clang libclang-rt-dev
+	bats-support parallel groff-base python3 python3-pip clang libclang-rt-dev
 PIP_PACKAGES := $(PIP_CUDA_PACKAGES)
 # Targets that take long and depend on little: 'all' starts them first, so
 # that they run beside the rest of a parallel build.

@@ -56,6 +56,10 @@ setup() {
 	run cule-bench trace --rom "$ROM" --actions no-such-file
 	[ "$status" -eq 1 ]
 	assert_output --partial "cannot open 'no-such-file'"
+	mkdir folder
+	run --separate-stderr cule-bench trace --rom "$ROM" --actions folder
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "cule-bench: error: cannot read 'folder': Is a directory" ]
 }
 
 @test "trace: rewards, lives and terminal follow Catch's RAM" {

@@ -34,6 +34,7 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 
 	if (CORE_GROW(v, cap, 1024) < 0)
 		return core_error_set(err, -ENOMEM, "out of memory");
+	errno = 0;
 	while (fgets(line, sizeof(line), fp)) {
 		size_t len = strlen(line);
 		char *s = line;
@@ -65,7 +66,7 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 	}
 	if (ferror(fp)) {
 		free(v);
-		return core_error_errno(err, EIO, "cannot read '%s'", name);
+		return core_error_errno(err, errno ? errno : EIO, "cannot read '%s'", name);
 	}
 	*out = v;
 	*n = count;

@@ -1,7 +1,7 @@
 # lib/fiber: task pool, wire protocol, launch backends (local, ssh, srun,
 # sbatch), joblog, SPMD launcher; share/examples workers and the ES example.
 LIB_SRCS += $(wildcard lib/fiber/*.c)
-DEB_PACKAGES += openssh-server openssh-client slurm-wlm munge parallel procps
+DEB_PACKAGES += openssh-server openssh-client slurm-wlm munge procps
 EXTRA_TARGETS += $(O)/share/examples/sleep-worker $(O)/share/examples/es-worker
 DEMOS += demo-fiber
 
