@@ -287,8 +287,7 @@ int main(int argc, char **argv)
 		status = fiber_spmd_run(&o, &err);
 		if (status < 0) {
 			core_msg_error("%s", err.msg);
-			status = status == -ENOENT ? CORE_EXIT_NOTFOUND :
-				 status == -EACCES || status == -ENOEXEC ? CORE_EXIT_NOEXEC : CORE_EXIT_FAIL;
+			status = core_spawn_error_exit(status);	/* a rank not started */
 		}
 	}
 	fiber_backend_release(&b);

@@ -1,4 +1,5 @@
 #include "core/buf.h"
+#include "core/input.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -67,12 +68,9 @@ ssize_t core_buf_read_fd(struct core_buf *b, int fd, size_t chunk)
 
 	if (ret < 0)
 		return ret;
-	do
-		n = read(fd, b->data + b->len, chunk);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	b->len += (size_t)n;
+	n = core_read_fd(fd, b->data + b->len, chunk);
+	if (n > 0)
+		b->len += (size_t)n;
 	return n;
 }
 

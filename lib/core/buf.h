@@ -21,6 +21,11 @@
  * an empty buffer that can be used again.  Errors: -ENOMEM when memory
  * runs out (the buffer is unchanged then), -errno from read(2)/write(2).
  * Thread-safety: none; one buffer belongs to one thread at a time.
+ *
+ * The CSV and JSON Lines readers read through core_input (core/input.h)
+ * instead: it keeps zeroed slack past the end for their word loads, a hard
+ * size limit and the input offset, which a queue has no use for.  Both
+ * read a descriptor through core_read_fd().
  */
 #ifndef CORE_BUF_H
 #define CORE_BUF_H

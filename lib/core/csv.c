@@ -128,6 +128,17 @@ static int bad(struct core_csv_reader *r, struct core_error *err, long line,
 	return -EBADMSG;
 }
 
+/* A stray quote at `at`: the rest of the row is skipped, the row is bad. */
+static int bad_quote(struct core_csv_reader *r, struct core_csv_row *row,
+		     const char *at, struct core_error *err, long line, const char *what)
+{
+	r->in.pos = (size_t)(at - r->in.buf);
+	r->skip = 1;
+	row->line = r->line;
+	row->torn = 0;
+	return bad(r, err, line, what);
+}
+
 #define ADD(p, n_) do {							\
 	if (n == cap) {							\
 		if (grow(r) < 0)					\
@@ -185,12 +196,8 @@ static int scan(struct core_csv_reader *r, struct core_csv_row *row,
 					in->pos = (size_t)(c + 1 - in->buf);
 					goto whole;
 				} else if (c != f) {
-					in->pos = (size_t)(c - in->buf);
-					r->skip = 1;
-					row->line = r->line;
-					row->torn = 0;
-					return bad(r, err, r->line + nl,
-						   "a quote inside an unquoted field");
+					return bad_quote(r, row, c, err, r->line + nl,
+							 "a quote inside an unquoted field");
 				} else {
 					goto quoted;
 				}
@@ -242,12 +249,8 @@ quoted:
 			in->pos = (size_t)(c + (*c == '\r') + 1 - in->buf);
 			goto whole;
 		}
-		in->pos = (size_t)(c - in->buf);
-		r->skip = 1;
-		row->line = r->line;
-		row->torn = 0;
-		return bad(r, err, r->line + nl,
-			   "text after the closing quote of a field");
+		return bad_quote(r, row, c, err, r->line + nl,
+				 "text after the closing quote of a field");
 	}
 at_end:
 	if (!in->eof)

@@ -3,6 +3,24 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+ssize_t core_read_fd(int fd, char *buf, size_t n)
+{
+	ssize_t k;
+
+	do
+		k = read(fd, buf, n);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	return k;
+}
+
+ssize_t core_read_fd_fn(void *ctx, char *buf, size_t n)
+{
+	return core_read_fd(*(const int *)ctx, buf, n);
+}
 
 int core_input_init(struct core_input *in, FILE *fp, core_read_fn *fn,
 		    void *ctx, size_t chunk, size_t max)

@@ -16,6 +16,12 @@
  * unchanged, with nothing lost.
  *
  * Not thread-safe; the input does not own the FILE.
+ *
+ * Why this is not a core_buf (core/buf.h): the parsers need what core_buf
+ * does not promise, zeroed slack past the end for word loads, a hard size
+ * limit, and the input offset of buf[0]; core_buf is the general byte
+ * queue (appending, writing to a descriptor) and has none of these.  Both
+ * read through core_read_fd() below.
  */
 #ifndef CORE_INPUT_H
 #define CORE_INPUT_H
@@ -28,6 +34,16 @@
 #define CORE_INPUT_SLACK 64
 
 typedef ssize_t core_read_fn(void *ctx, char *buf, size_t n);
+
+/*
+ * One read(2) of at most n bytes from fd, retried on EINTR: the byte
+ * count, 0 at end of file, -EAGAIN when a non-blocking descriptor has
+ * nothing (EWOULDBLOCK included), or -errno.  Thread-safe as read(2) is.
+ */
+ssize_t core_read_fd(int fd, char *buf, size_t n);
+
+/* core_read_fd() as a core_read_fn: ctx points to the int descriptor. */
+ssize_t core_read_fd_fn(void *ctx, char *buf, size_t n);
 
 struct core_input {
 	FILE *fp;		/* the source: fp, or fn(ctx, ...) */

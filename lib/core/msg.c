@@ -22,18 +22,52 @@ const char *core_msg_prog(void)
 	return prog;
 }
 
+size_t core_msg_escape(char *out, size_t size, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	if (!size)
+		return 0;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[4];
+		size_t k = 0, i;
+
+		if (c == '\n' || c == '\r' || c == '\t') {
+			e[k++] = '\\';
+			e[k++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+		} else if (c < 0x20 || c == 0x7f) {
+			e[k++] = '\\';
+			e[k++] = 'x';
+			e[k++] = hex[c >> 4];
+			e[k++] = hex[c & 15];
+		} else {
+			e[k++] = (char)c;
+		}
+		if (o + k >= size)
+			break;	/* truncated, never in the middle of an escape */
+		for (i = 0; i < k; i++)
+			out[o++] = e[i];
+	}
+	out[o] = '\0';
+	return o;
+}
+
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
-	char buf[2048];
-	int n;
+	char raw[2048], line[4 * sizeof(raw) + 2];
+	size_t n;
 
-	/* One write so that lines from parallel processes do not interleave. */
-	n = snprintf(buf, sizeof(buf), "%s: %s: ", prog, kind);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		n = 0;
-	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	/* One write so that lines from parallel processes do not interleave;
+	 * control characters escaped so that the message stays one line. */
+	snprintf(raw, sizeof(raw), "%s: %s: ", prog, kind);
+	n = strlen(raw);
+	vsnprintf(raw + n, sizeof(raw) - n, fmt, ap);
+	n = core_msg_escape(line, sizeof(line) - 1, raw);
+	line[n++] = '\n';
 	fflush(stdout);
-	fprintf(stderr, "%s\n", buf);
+	fwrite(line, 1, n, stderr);
 }
 
 void core_msg_error(const char *fmt, ...)

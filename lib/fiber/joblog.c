@@ -9,18 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/input.h"
 #include "core/json.h"
-
-static ssize_t fd_read(void *ctx, char *buf, size_t n)
-{
-	const int *fd = ctx;
-	ssize_t k;
-
-	do
-		k = read(*fd, buf, n);
-	while (k < 0 && errno == EINTR);
-	return k < 0 ? -errno : k;
-}
 
 /* Only blank lines left: a bad line before them is the torn end. */
 static int at_end(struct core_jsonl_reader *r)
@@ -45,7 +35,7 @@ static int load(struct fiber_joblog *j, struct core_map *done, off_t *good,
 	int ret;
 
 	*good = 0;
-	ret = core_jsonl_reader_new_fn(&r, fd_read, &j->fd, j->path, err);
+	ret = core_jsonl_reader_new_fn(&r, core_read_fd_fn, &j->fd, j->path, err);
 	if (ret < 0)
 		return ret;
 	for (;;) {

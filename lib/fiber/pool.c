@@ -21,6 +21,7 @@
 
 #include "core/clock.h"
 #include "core/grow.h"
+#include "core/input.h"
 #include "core/json.h"
 #include "core/map.h"
 #include "core/ring.h"
@@ -292,17 +293,11 @@ static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
 static ssize_t input_read(void *ctx, char *buf, size_t n)
 {
 	struct pool *p = ctx;
-	ssize_t k;
 
 	if (!p->in_reads)
 		return -EAGAIN;
 	p->in_reads--;
-	do
-		k = read(p->o->in_fd, buf, n);
-	while (k < 0 && errno == EINTR);
-	if (k < 0)
-		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	return k;
+	return core_read_fd(p->o->in_fd, buf, n);
 }
 
 /* Read what input is there and take its whole lines. */

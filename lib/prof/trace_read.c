@@ -382,7 +382,7 @@ static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid
 			r->lastproc = i;
 			return &r->procs[i];
 		}
-	if (core_grow((void **)&r->procs, &r->capprocs, r->nprocs + 1, sizeof(*r->procs)))
+	if (CORE_GROW(r->procs, r->capprocs, r->nprocs + 1) < 0)
 		return NULL;
 	r->procs[r->nprocs] = (struct prof_process){ pid, INT64_MIN, INT64_MAX, -1, 0, 0 };
 	r->lastproc = r->nprocs;
@@ -422,7 +422,7 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 	if (kind == PROF_KIND_META) {
 		struct meta *m;
 
-		if (core_grow((void **)&r->meta, &r->capmeta, r->nmeta + 1, sizeof(*r->meta)))
+		if (CORE_GROW(r->meta, r->capmeta, r->nmeta + 1) < 0)
 			return -ENOMEM;
 		m = &r->meta[r->nmeta];
 		if (!(m->key = strndup(F(COL_NAME))) || !(m->value = strndup(F(COL_DETAIL)))) {
@@ -491,7 +491,7 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 		pr->detail = intern(r, COL_DETAIL);
 		return 0;
 	case PROF_KIND_THREAD:
-		if (core_grow((void **)&r->threads, &r->capthreads, r->nthreads + 1, sizeof(*r->threads)))
+		if (CORE_GROW(r->threads, r->capthreads, r->nthreads + 1) < 0)
 			return -ENOMEM;
 		r->threads[r->nthreads++] = (struct prof_thread){ ev->pid, ev->tid, intern(r, COL_NAME) };
 		return 0;

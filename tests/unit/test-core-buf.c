@@ -1,10 +1,12 @@
-/* core/buf.h: growth, the queue's compaction, descriptors. */
+/* core/buf.h: growth, the queue's compaction, descriptors; and core_read_fd
+ * (core/input.h), which core_buf_read_fd reads through. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/input.h"
 #include "test.h"
 
 static void test_append_consume(void)
@@ -99,10 +101,33 @@ static void test_fds(void)
 	core_buf_release(&out);
 }
 
+static void test_read_fd(void)
+{
+	int fds[2];
+	char buf[16];
+
+	if (pipe(fds) < 0) {
+		TEST_OK(0, "pipe");
+		return;
+	}
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	TEST_EQ_LONG(core_read_fd(fds[0], buf, sizeof(buf)), -EAGAIN, "an empty non-blocking pipe: -EAGAIN");
+	TEST_EQ_LONG(write(fds[1], "abcdef", 6), 6, "write");
+	TEST_EQ_LONG(core_read_fd(fds[0], buf, 4), 4, "one read of at most n bytes");
+	TEST_EQ_LONG(core_read_fd_fn(&fds[0], buf + 4, sizeof(buf) - 4), 2,
+		     "as a core_read_fn, the descriptor behind ctx");
+	TEST_OK(!memcmp(buf, "abcdef", 6), "the bytes in order");
+	close(fds[1]);
+	TEST_EQ_LONG(core_read_fd(fds[0], buf, sizeof(buf)), 0, "end of file: 0");
+	close(fds[0]);
+	TEST_EQ_LONG(core_read_fd(fds[0], buf, sizeof(buf)), -EBADF, "a closed descriptor: -errno");
+}
+
 int main(void)
 {
 	test_append_consume();
 	test_compaction();
 	test_fds();
+	test_read_fd();
 	return test_done();
 }
