@@ -69,12 +69,20 @@ static int cmd_trace(int argc, char **argv, void *ctx);
 static int cmd_games(int argc, char **argv, void *ctx);
 static int cmd_info(int argc, char **argv, void *ctx);
 
+/* The options of the environments, taken by run and trace. */
+#define ENV_OPTS "rom game cart seed frameskip sticky max-frames noop-max episodic-life " \
+	"maxpool obs resize difficulty output force"
+
 static const struct core_cmd cmds[] = {
-	{ "run", cmd_run, "measure throughput: frames per second over many environments (default)" },
-	{ "trace", cmd_trace, "print RAM, reward and screen MD5 after every frame, as ale-trace.py does" },
-	{ "games", cmd_games, "list the supported games, their MD5s and cartridge types" },
-	{ "info", cmd_info, "describe a ROM: size, MD5, cartridge type, game" },
-	{ NULL, NULL, NULL },
+	{ "run", cmd_run, "measure throughput: frames per second over many environments (default)",
+	  ENV_OPTS " envs backend threads steps format" },
+	{ "trace", cmd_trace, "print RAM, reward and screen MD5 after every frame, as ale-trace.py does",
+	  ENV_OPTS " frames actions" },
+	{ "games", cmd_games, "list the supported games, their MD5s and cartridge types",
+	  "format output force" },
+	{ "info", cmd_info, "describe a ROM: size, MD5, cartridge type, game",
+	  "rom game cart format output force" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static const struct core_cli cli = {

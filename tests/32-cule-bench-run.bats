@@ -70,3 +70,22 @@ assert isinstance(o["fps"], (int, float)) and isinstance(o["seconds"], float), o
 	[ "$status" -eq 2 ]
 	assert_output --partial "unknown command 'frobnicate'"
 }
+
+@test "commands: an option of another command is a usage error; a command's --help lists its own" {
+	run --separate-stderr cule-bench games --steps 5
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cule-bench: error: 'games' does not take option '--steps'" ]
+	run --separate-stderr cule-bench --rom "$ROM" --frames 5
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cule-bench: error: 'run' does not take option '--frames'" ]
+	run --separate-stderr cule-bench trace --rom "$ROM" --frames 2 -f json
+	[ "$status" -eq 2 ]
+	run cule-bench info --help
+	assert_success
+	assert_output --partial "--cart TYPE"
+	refute_output --partial "--envs"
+	refute_output --partial "--steps"
+	run cule-bench --help
+	assert_output --partial "--envs"
+	assert_output --partial "--frames"
+}

@@ -42,10 +42,39 @@ static size_t count_opts(const struct core_opt *o)
 }
 
 static const struct core_cmd *current_cmd;
+/* The command whose options apply: current_cmd, or the default command. */
+static const struct core_cmd *opts_cmd;
 
 const struct core_cmd *core_cli_command(void)
 {
 	return current_cmd;
+}
+
+/* Whether command c takes the option named `name`. */
+static int cmd_takes(const struct core_cmd *c, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	if (!c || !c->opts)
+		return 1;
+	for (p = c->opts; *p; ) {
+		size_t len = strcspn(p, " ");
+
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p += len;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+static const struct core_opt *opt_by_key(const struct core_opt *o, int key)
+{
+	for (; o && o->name; o++)
+		if (o->key == key)
+			return o;
+	return NULL;
 }
 
 /* Whether a usage line is that of command `name`: "name ..." or "[name] ...". */
@@ -126,7 +155,8 @@ void core_cli_help(const struct core_cli *cli)
 		print_cmds(cli, stdout);
 	printf("\nOptions:\n");
 	for (o = cli->opts; o && o->name; o++)
-		print_opt(o, stdout);
+		if (cmd_takes(current_cmd, o->name))
+			print_opt(o, stdout);
 	for (o = builtin_opts; o->name; o++)
 		print_opt(o, stdout);
 	if (cli->footer)
@@ -229,10 +259,16 @@ int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 				core_cli_usage_error(cli, "unknown option '-%c'", optopt);
 			core_cli_usage_error(cli, "unknown option '%s'", argv[optind - 1]);
 			break;
-		default:
+		default: {
+			const struct core_opt *o = opt_by_key(cli->opts, c);
+
+			if (o && !cmd_takes(opts_cmd, o->name))
+				core_cli_usage_error(cli, "'%s' does not take option '--%s'",
+						     opts_cmd->name, o->name);
 			if (!handle || handle(c, optarg, ctx) != 0)
 				core_cli_usage_error(cli, "bad option");
 			break;
+		}
 		}
 	}
 	free(longopts);
@@ -255,17 +291,21 @@ int core_cli_dispatch(const struct core_cli *cli, int argc, char **argv, void *c
 			core_cli_parse(cli, argc, argv, NULL, NULL);
 			core_cli_usage_error(cli, "no command given");
 		}
-		/* The program's own help, not the command's. */
-		return c->fn(argc, argv, ctx);
+		/* The program's own help, not the command's, but the
+		 * command's options. */
+		opts_cmd = c;
+		ret = c->fn(argc, argv, ctx);
+		opts_cmd = NULL;
+		return ret;
 	}
 	for (c = cli->cmds; c && c->name; c++)
 		if (!strcmp(c->name, name))
 			break;
 	if (!c || !c->name)
 		core_cli_usage_error(cli, "unknown command '%s'", name);
-	current_cmd = c;
+	current_cmd = opts_cmd = c;
 	ret = c->fn(argc - 1, argv + 1, ctx);
-	current_cmd = NULL;
+	current_cmd = opts_cmd = NULL;
 	return ret;
 }
 

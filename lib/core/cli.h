@@ -50,6 +50,13 @@ struct core_cmd {
 	 */
 	int (*fn)(int argc, char **argv, void *ctx);
 	const char *help;	/* one line, lowercase, no full stop */
+	/*
+	 * The long names of the options of core_cli.opts that the command
+	 * takes, separated by spaces ("rom format output"); NULL: all of
+	 * them.  Another option of the table is a usage error under this
+	 * command, and its --help lists only these (and the built-in ones).
+	 */
+	const char *opts;
 };
 
 struct core_cli {
@@ -89,7 +96,8 @@ int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
  */
 int core_cli_dispatch(const struct core_cli *cli, int argc, char **argv, void *ctx);
 
-/* The subcommand being run by core_cli_dispatch, or NULL. */
+/* The subcommand being run by core_cli_dispatch, or NULL (also while the
+ * default command runs without being named). */
 const struct core_cmd *core_cli_command(void);
 
 /* Print "prog: error: <msg>", the usage lines and a --help hint to stderr;

@@ -1,6 +1,9 @@
 /* Subcommand dispatch (core_cli_dispatch): which function runs, with which
  * arguments, and which command the help describes. */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/cli.h"
 #include "core/msg.h"
@@ -25,17 +28,53 @@ static int run(int argc, char **argv, void *ctx, const char *name)
 	return 7;
 }
 
+static const struct core_cli cli;
+
+static int handle(int key, const char *arg, void *ctx)
+{
+	*(int *)ctx += key;
+	return 0;
+}
+
+/* Command c parses its options: the sum of their keys, or 100 + the exit
+ * status of a usage error (core_cli_usage_error exits, so in a child). */
+static int cmd_c(int argc, char **argv, void *ctx)
+{
+	int status, keys = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(99);
+		core_cli_parse(&cli, argc, argv, handle, &keys);
+		_exit(keys);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) == 2 ? 102 : WEXITSTATUS(status);
+}
+
 static int cmd_a(int argc, char **argv, void *ctx) { return run(argc, argv, ctx, "a"); }
 static int cmd_b(int argc, char **argv, void *ctx) { return run(argc, argv, ctx, "b"); }
 
+static const struct core_opt opts[] = {
+	{ "x", 'x', NULL, "x", NULL },
+	{ "y", 'y', NULL, "y", NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
 static const struct core_cmd cmds[] = {
-	{ "a", cmd_a, "do a" },
-	{ "b", cmd_b, "do b" },
-	{ NULL, NULL, NULL },
+	{ "a", cmd_a, "do a", NULL },
+	{ "b", cmd_b, "do b", NULL },
+	{ "c", cmd_c, "do c", "x" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static const struct core_cli cli = {
-	.usage = "[a] [options]\nb FILE",
+	.usage = "[a] [options]\nb FILE\nc [-x]",
+	.opts = opts,
 	.cmds = cmds,
 	.default_cmd = "a",
 };
@@ -74,5 +113,15 @@ int main(void)
 	TEST_EQ_STR(s.cmd, "a", "the default command by name");
 	TEST_EQ_LONG(s.argc, 1, "by name: shifted");
 	TEST_OK(s.current == &cmds[0], "by name: its own help");
+
+	{
+		char c[] = "c", x[] = "-x", y[] = "--y";
+		char *ok[] = { prog, c, x, NULL }, *bad[] = { prog, c, y, NULL };
+
+		TEST_EQ_LONG(core_cli_dispatch(&cli, 3, ok, &s), 'x',
+			     "a command takes the options it lists");
+		TEST_EQ_LONG(core_cli_dispatch(&cli, 3, bad, &s), 102,
+			     "another option of the table is a usage error under it");
+	}
 	return test_done();
 }
