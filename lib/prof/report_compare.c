@@ -105,6 +105,8 @@ static int add_row(struct core_table *t, const char *key, const char *resource,
 	return 0;
 }
 
+static int compare_json(FILE *fp, const struct prof_report *a, const struct prof_report *b);
+
 int prof_compare_write(FILE *fp, const struct prof_report *a, const struct prof_report *b,
 		       enum core_format f)
 {
@@ -126,7 +128,7 @@ int prof_compare_write(FILE *fp, const struct prof_report *a, const struct prof_
 	int s, ret = -ENOMEM;
 
 	if (f == CORE_FORMAT_JSON)
-		return prof_compare_json(fp, a, b);
+		return compare_json(fp, a, b);
 	if (build(&c, a, b) < 0)
 		return -ENOMEM;
 	memcpy(cols, base, sizeof(base));
@@ -161,16 +163,6 @@ out:
 	return ret;
 }
 
-int prof_compare_csv(FILE *fp, const struct prof_report *a, const struct prof_report *b)
-{
-	return prof_compare_write(fp, a, b, CORE_FORMAT_CSV);
-}
-
-int prof_compare_table(FILE *fp, const struct prof_report *a, const struct prof_report *b)
-{
-	return prof_compare_write(fp, a, b, CORE_FORMAT_TABLE);
-}
-
 static void json_str(FILE *fp, const char *s)
 {
 	core_utf8_write_json(fp, s, strlen(s));
@@ -184,7 +176,7 @@ static void json_ratio(FILE *fp, int64_t a, int64_t b)
 		fputs("null", fp);
 }
 
-int prof_compare_json(FILE *fp, const struct prof_report *a, const struct prof_report *b)
+static int compare_json(FILE *fp, const struct prof_report *a, const struct prof_report *b)
 {
 	struct cmp c;
 	size_t i;

@@ -27,8 +27,5 @@
 /* The comparison in any format of core/table.h. */
 int prof_compare_write(FILE *fp, const struct prof_report *a, const struct prof_report *b,
 		       enum core_format f);
-int prof_compare_csv(FILE *fp, const struct prof_report *a, const struct prof_report *b);
-int prof_compare_table(FILE *fp, const struct prof_report *a, const struct prof_report *b);
-int prof_compare_json(FILE *fp, const struct prof_report *a, const struct prof_report *b);
 
 #endif
