@@ -48,9 +48,12 @@ struct prof_report_group {
 	const char *process;	/* process name, "" when unknown */
 	const char *key;	/* operation, phase, or "[all]" */
 	int64_t wall;		/* ns the percent is relative to */
-	int64_t total;		/* ns of the group */
-	uint64_t calls;		/* op rows (operations only) */
+	int64_t total;		/* ns of the group: its exclusive time */
 	prof_slots ns;
+	/* Operations only (has_calls): their calls, from prof_breakdown_op_calls. */
+	int has_calls;
+	uint64_t calls;
+	int64_t inclusive, mean, p50, p95, max;
 };
 
 struct prof_report {
@@ -77,6 +80,28 @@ int prof_report_csv(FILE *fp, const struct prof_report *rep);
 int prof_report_table(FILE *fp, const struct prof_report *rep);
 int prof_report_json(FILE *fp, const struct prof_report *rep);
 int prof_report_svg(FILE *fp, const struct prof_report *rep);
+
+/*
+ * --tree: the call tree of each process (struct prof_bd_node), depth
+ * first, children by decreasing inclusive time, and each process's
+ * unannotated time last, in format f of core/table.h.  Columns: process,
+ * operation (indented by depth in the table), depth, calls, exclusive_ns,
+ * inclusive_ns, mean_ns, p50_ns, p95_ns, max_ns, percent (inclusive time
+ * over the process's profiled wall time).  JSON: an array of the rows.
+ */
+int prof_report_tree(FILE *fp, const struct prof_report *rep, enum core_format f);
+
+/* "process 12 (python train.py): 1.23 s profiled": the heading of g's process. */
+void prof_report_heading(char *buf, size_t size, const struct prof_report_group *g);
+/* t in JSON, without the newline that ends a document. */
+int prof_report_json_value(FILE *fp, const struct core_table *t);
+
+/*
+ * Whether `name` (rlprof-report -p NAME) names the process of `command`:
+ * the whole command, or the last path component of one of its words
+ * ("train.py" and "python" both name "python train.py").
+ */
+int prof_report_name_matches(const char *command, const char *name);
 
 /*
  * A duration such as "1.5s", "200ms", "30us", "100ns" (a bare number is
