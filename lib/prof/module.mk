@@ -42,6 +42,8 @@ ifneq ($(PY_INCLUDES),)
 EXTRA_TARGETS += $(PROF_PYHOOK)
 endif
 PIP_PACKAGES += gymnasium nvtx numpy
+# rlprof-report's Perfetto output is decoded with the package's trace bindings in tests.
+PIP_PACKAGES += perfetto protobuf
 DEB_PACKAGES += python3-dev
 DEMOS += demo-record
 

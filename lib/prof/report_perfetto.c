@@ -185,14 +185,15 @@ static int describe(struct prof_perfetto *p, size_t i, const struct prof_trace_r
 	const char *name = NULL;
 	char buf[96];
 
-	clear(&p->msg);
-	clear(&p->sub);
-	pb_uint(p, &p->msg, TRACK_UUID, uuid(i));
+	/* The parent first: describing it uses the message buffers. */
 	if (t->kind != TK_PROCESS) {
 		if (find(p, t->pid, TK_PROCESS, 0, 0, 0, &parent) < 0)
 			return -ENOMEM;
 		t = &p->tracks[i];
 	}
+	clear(&p->msg);
+	clear(&p->sub);
+	pb_uint(p, &p->msg, TRACK_UUID, uuid(i));
 	switch (t->kind) {
 	case TK_PROCESS:
 		pb_uint(p, &p->sub, PROCESS_PID, (uint64_t)t->pid);
