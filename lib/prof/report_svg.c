@@ -174,6 +174,16 @@ static void label(FILE *fp, int x, int y, const char *key)
 	fputs("</text>\n", fp);
 }
 
+static const char *subtitle(enum prof_report_by by)
+{
+	switch (by) {
+	case PROF_BY_PHASE: return "time per phase";
+	case PROF_BY_PROCESS: return "time per process";
+	case PROF_BY_CATEGORY: return "time of all processes";
+	default: return "exclusive time per operation";
+	}
+}
+
 #define W 960
 #define LABEL 280
 #define BAR 520
@@ -204,8 +214,8 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 		fputs(": ", fp);
 		xml(fp, rep->trace, 80);
 	}
-	fprintf(fp, "</text>\n<text x=\"20\" y=\"48\" fill=\"#555\">exclusive time per %s, "
-		"by resource and category</text>\n", rep->by == PROF_BY_PHASE ? "phase" : "operation");
+	fprintf(fp, "</text>\n<text x=\"20\" y=\"48\" fill=\"#555\">%s, by resource and category</text>\n",
+		subtitle(rep->by));
 	y = TOP + (int)nproc * 30 + (int)rep->ngroups * ROW;
 	if (rep->ngroups)
 		axis_draw(fp, &ax, LABEL, BAR, TOP, y);
@@ -236,10 +246,10 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 	return ferror(fp) ? -EIO : 0;
 }
 
-#define CW 1280
+#define CW 1320
 #define CLABEL 240
 #define CBAR 400
-#define CGAP 100
+#define CGAP 140	/* room for the totals of the left bars */
 
 int prof_compare_svg(FILE *fp, const struct prof_report *a, const struct prof_report *b)
 {
@@ -269,9 +279,8 @@ int prof_compare_svg(FILE *fp, const struct prof_report *a, const struct prof_re
 	h = TOP + 20 + (int)nproc * 30 + (int)c.n * ROW + 50 + legend_height(used) + 10;
 	header(fp, CW, h);
 	fprintf(fp, "<text x=\"20\" y=\"28\" font-size=\"16\" font-weight=\"bold\">Two runs side by side"
-		"</text>\n<text x=\"20\" y=\"48\" fill=\"#555\">exclusive time per %s, by resource and "
-		"category, on one scale; percent of each run's profiled time</text>\n",
-		a->by == PROF_BY_PHASE ? "phase" : "operation");
+		"</text>\n<text x=\"20\" y=\"48\" fill=\"#555\">%s, by resource and category, on one "
+		"scale; percent of each run's profiled time</text>\n", subtitle(a->by));
 	for (side = 0; side < 2; side++) {
 		char wall[32];
 
@@ -292,14 +301,19 @@ int prof_compare_svg(FILE *fp, const struct prof_report *a, const struct prof_re
 		if (!i || r->proc != c.rows[i - 1].proc) {
 			y += 22;
 			fprintf(fp, "<text x=\"20\" y=\"%d\" font-weight=\"bold\">", y);
-			xml(fp, *r->process ? r->process : "all processes", 120);
+			xml(fp, *r->process ? r->process : a->by == PROF_BY_CATEGORY ? "all processes" :
+				"processes without a name", 120);
 			fputs("</text>\n", fp);
 			y += 8;
 		}
 		fputs("<g class=\"bar\">\n", fp);
 		label(fp, CLABEL - 8, y, r->key);
 		for (side = 0; side < 2; side++)
-			bar(fp, &ax, x[side], CBAR, y, r->ns[side], r->total[side], c.wall[side]);
+			if (r->total[side] || r->total[!side] == 0)
+				bar(fp, &ax, x[side], CBAR, y, r->ns[side], r->total[side], c.wall[side]);
+			else
+				fprintf(fp, "<text x=\"%d\" y=\"%d\" fill=\"#888\">not in this run</text>\n",
+					x[side] + 6, y + BARH - 3);
 		fputs("</g>\n", fp);
 		y += ROW;
 	}
