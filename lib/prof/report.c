@@ -259,6 +259,9 @@ static int build_table(struct core_table *t, struct core_col *cols, const struct
 	memcpy(cols, row_cols, sizeof(row_cols));
 	if (rep->by == PROF_BY_PHASE)
 		cols[C_KEY].title = "phase";
+	/* The table leaves out call statistics where there are none. */
+	for (i = C_CALLS; i < C_NCOLS && rep->by != PROF_BY_OPERATION; i++)
+		cols[i].flags |= CORE_COL_NO_TABLE;
 	core_table_init(t, cols, C_NCOLS, 0);
 	for (i = 0; i < rep->ngroups; i = j) {
 		const struct prof_report_group *g = &rep->groups[i];

@@ -160,9 +160,9 @@ int prof_report_tree(FILE *fp, const struct prof_report *rep, enum core_format f
 	if (ret == 0) {
 		if (f == CORE_FORMAT_TABLE && !t.nrows)
 			fputs("no profiled time\n", fp);
-		else if (f == CORE_FORMAT_JSON)
-			ret = prof_report_json_value(fp, &t), fputc('\n', fp);
-		else
+		else if (f == CORE_FORMAT_JSON && (ret = prof_report_json_value(fp, &t)) == 0)
+			fputc('\n', fp);
+		else if (f != CORE_FORMAT_JSON)
 			ret = core_table_write(fp, &t, f);
 	}
 	core_table_release(&t);
