@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "core/grow.h"
+#include "core/map.h"
 
 /* Field numbers of Perfetto's protos/perfetto/trace (wire types below). */
 enum {
@@ -50,6 +51,7 @@ struct prof_perfetto {
 	int started, first_packet, nomem;
 	struct track *tracks;
 	size_t ntracks, tracks_cap, last;
+	struct core_map index;	/* (pid, kind, a, b, lane) -> track */
 	struct pending *heap;
 	size_t nheap, heap_cap;
 	uint64_t serial;
@@ -240,8 +242,10 @@ static int describe(struct prof_perfetto *p, size_t i, const struct prof_trace_r
 /* The track (pid, kind, a, b, lane), made and described on first use. */
 static int find(struct prof_perfetto *p, int64_t pid, int kind, int64_t a, int64_t b, int lane, size_t *out)
 {
+	int64_t key[5] = { pid, kind, a, b, lane };
+	struct core_map_entry *e;
 	struct track *t;
-	size_t i;
+	int ret;
 
 	if (p->last < p->ntracks) {
 		t = &p->tracks[p->last];
@@ -250,13 +254,13 @@ static int find(struct prof_perfetto *p, int64_t pid, int kind, int64_t a, int64
 			return 0;
 		}
 	}
-	for (i = 0; i < p->ntracks; i++) {
-		t = &p->tracks[i];
-		if (t->pid == pid && t->kind == kind && t->a == a && t->b == b && t->lane == lane) {
-			*out = p->last = i;
-			return 0;
-		}
+	if ((ret = core_map_put(&p->index, key, sizeof(key), &e)) < 0)
+		return ret;
+	if (!ret) {
+		*out = p->last = (size_t)e->value.u;
+		return 0;
 	}
+	e->value.u = p->ntracks;
 	if (CORE_GROW(p->tracks, p->tracks_cap, p->ntracks + 1) < 0)
 		return -ENOMEM;
 	t = &p->tracks[p->ntracks];
@@ -387,6 +391,7 @@ static void forget(struct prof_perfetto *p)
 	for (i = 0; i < p->ntracks; i++)
 		free(p->tracks[i].ends);
 	p->ntracks = 0;
+	core_map_release(&p->index, NULL);
 	p->nheap = 0;
 	p->last = (size_t)-1;
 }
