@@ -28,7 +28,6 @@ enum { WIRE_VARINT = 0, WIRE_I64 = 1, WIRE_LEN = 2 };
 enum { SLICE_BEGIN = 1, SLICE_END = 2, INSTANT = 3, COUNTER = 4 };
 #define SEQ_INCREMENTAL_STATE_CLEARED 1
 #define SEQUENCE 1
-#define UUID_BASE 0x524c50524f460000ull	/* "RLPROF" */
 
 enum tkind { TK_PROCESS, TK_THREAD, TK_CPU, TK_PHASE, TK_GPU, TK_COUNTER };
 
@@ -145,9 +144,10 @@ static int packet(struct prof_perfetto *p, int field, int64_t ts)
 
 /* --- tracks --- */
 
+/* Small numbers: a uuid is a varint in every event. */
 static uint64_t uuid(size_t track)
 {
-	return UUID_BASE + track;
+	return track + 1;
 }
 
 static const char *process_name(const struct prof_trace_reader *r, int64_t pid)
