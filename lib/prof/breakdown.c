@@ -407,15 +407,24 @@ static int gpu_add(struct prof_breakdown *bd, const struct prof_ev *ev)
 static int node_of(struct prof_bd_process *p, uint32_t parent, uint32_t key, uint32_t *out)
 {
 	uint32_t k[2] = { parent, key };
+	uint32_t *last_key = parent ? &p->nodes[parent - 1].last_key : &p->root_key;
+	uint32_t *last = parent ? &p->nodes[parent - 1].last_child : &p->root_child;
 	struct core_map_entry *e;
 	struct prof_bd_node *n;
-	int ret = core_map_put(&p->nodemap, k, sizeof(k), &e);
+	int ret;
 	uint32_t i;
 
-	if (ret < 0)
+	/* A loop calls the same children over and over: try the last one first. */
+	if (*last && *last_key == key) {
+		*out = *last - 1;
+		return 0;
+	}
+	if ((ret = core_map_put(&p->nodemap, k, sizeof(k), &e)) < 0)
 		return ret;
 	if (!ret) {
 		*out = (uint32_t)e->value.u;
+		*last_key = key;
+		*last = *out + 1;
 		return 0;
 	}
 	if (CORE_GROW(p->nodes, p->capnodes, p->nnodes + 1) < 0)
@@ -429,6 +438,14 @@ static int node_of(struct prof_bd_process *p, uint32_t parent, uint32_t key, uin
 		n->recursive = p->nodes[i - 1].key == key;
 	e->value.u = p->nnodes;
 	*out = (uint32_t)p->nnodes++;
+	/* Growing p->nodes may have moved what last points into. */
+	if (parent) {
+		p->nodes[parent - 1].last_key = key;
+		p->nodes[parent - 1].last_child = *out + 1;
+	} else {
+		p->root_key = key;
+		p->root_child = *out + 1;
+	}
 	return 0;
 }
 

@@ -86,6 +86,7 @@ struct prof_bd_node {
 	int recursive;		/* an ancestor has the same key */
 	int64_t exclusive;
 	struct prof_hist calls;	/* durations of its calls */
+	uint32_t last_key, last_child;	/* internal: the child found last (index + 1) */
 };
 
 struct prof_bd_process {
@@ -99,6 +100,7 @@ struct prof_bd_process {
 	struct prof_bd_node *nodes;	/* the call tree, parents before children */
 	size_t nnodes, capnodes;
 	struct core_map nodemap;	/* (parent, key) -> node index */
+	uint32_t root_key, root_child;	/* internal: the root found last (index + 1) */
 	struct prof_bd_state *state;
 };
 
