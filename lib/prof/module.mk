@@ -44,6 +44,8 @@ endif
 PIP_PACKAGES += gymnasium nvtx numpy
 # rlprof-report's Perfetto output is decoded with the package's trace bindings in tests.
 PIP_PACKAGES += perfetto protobuf
+# GNU time: peak memory in the report tests and bench/report-speed.
+DEB_PACKAGES += time
 DEB_PACKAGES += python3-dev
 DEMOS += demo-record
 
