@@ -1,7 +1,6 @@
 #include "prof/report.h"
 #include "core/grow.h"
 #include "core/table.h"
-#include "core/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -7,20 +7,25 @@
  * percent of a row is its time over the profiled wall time of its
  * process (over the sum of them when the group is all processes).
  *
- * Formats (all write to `fp` and return 0, -ENOMEM or -EIO); the rows of
- * csv, jsonl and table go through the toolkit's table writer
- * (core/table.h), JSON strings through core_utf8_write_json:
- *   csv    header "process,operation,resource,category,time_us,percent",
- *          one row per non-zero slot; time_us exact to the nanosecond
- *          (three decimals), percent with two decimals; process is the pid,
- *          or "all"
+ * Formats (all write to `fp` and return 0, -ENOMEM or -EIO); every row
+ * goes through the toolkit's table writer (core/table.h), so that table,
+ * csv, json and jsonl carry the same columns:
+ *   csv    header "process,operation,resource,category,time_us,percent,
+ *          calls,exclusive_ns,inclusive_ns,mean_ns,p50_ns,p95_ns,max_ns",
+ *          one row per non-zero slot (one row without resource for an
+ *          operation whose calls own no time); time_us exact to the
+ *          nanosecond (three decimals), percent with two decimals; process
+ *          is the pid, or "all"; the call statistics of the group on each
+ *          of its rows, empty where they do not apply
  *   jsonl  the rows of csv as JSON Lines, with the same keys
- *   table  a section per process, aligned, human units, a total line per
- *          process, and the GPU utilisation next to the nvidia-smi figure
- *   json   one object: {"processes": [...], "gpus": [...], "problems": {...}}
- *   svg    a stacked bar per group, like RL-Scope's figures, with a legend
- * Chrome Trace Event output is a sink of the scan (report_chrome.h), and
- * --compare output is in report_compare.h.
+ *   table  a section per process, aligned, human units, the statistics on
+ *          the first row of each group, a total line per process, and the
+ *          GPU utilisation next to the nvidia-smi figure
+ *   json   {"by", "processes": [...], "rows": [the jsonl rows], "gpus":
+ *          [...], "problems": {...}}, each part written by the table writer
+ *   svg    report_svg.h
+ * Chrome and Perfetto output are sinks of the scan (report_chrome.h,
+ * report_perfetto.h), and --compare output is in report_compare.h.
  */
 #ifndef PROF_REPORT_H
 #define PROF_REPORT_H
