@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/buf.h"
 #include "core/grow.h"
 #include "core/map.h"
 
@@ -44,6 +43,12 @@ struct pending {
 	size_t track;
 };
 
+/* Bytes of a message being encoded. */
+struct pbuf {
+	unsigned char *d;
+	size_t n, cap;
+};
+
 struct prof_perfetto {
 	FILE *fp;
 	int64_t from, to, lo, hi;
@@ -56,54 +61,64 @@ struct prof_perfetto {
 	uint64_t serial;
 	int64_t *only;
 	size_t nonly, only_cap;
-	struct core_buf msg, sub, pkt, out;
+	struct pbuf msg, sub, pkt, out;
 	const struct prof_trace_reader *r;	/* names tracks made now */
 };
 
 /* --- the protobuf encoder --- */
 
-static void put(struct prof_perfetto *p, struct core_buf *b, const void *d, size_t n)
+static int room(struct prof_perfetto *p, struct pbuf *b, size_t n)
 {
-	if (core_buf_append(b, d, n) < 0)
+	if (CORE_GROW(b->d, b->cap, b->n + n) < 0) {
 		p->nomem = 1;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-static void varint(struct prof_perfetto *p, struct core_buf *b, uint64_t v)
+static void put(struct prof_perfetto *p, struct pbuf *b, const void *d, size_t n)
 {
-	unsigned char x[10];
-	size_t n = 0;
-
-	do {
-		x[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-	put(p, b, x, n);
+	if (n && room(p, b, n) == 0) {
+		memcpy(b->d + b->n, d, n);
+		b->n += n;
+	}
 }
 
-static void pb_uint(struct prof_perfetto *p, struct core_buf *b, int field, uint64_t v)
+static void varint(struct prof_perfetto *p, struct pbuf *b, uint64_t v)
+{
+	if (b->n + 10 > b->cap && room(p, b, 10) < 0)
+		return;
+	while (v > 0x7f) {
+		b->d[b->n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	b->d[b->n++] = (unsigned char)v;
+}
+
+static void pb_uint(struct prof_perfetto *p, struct pbuf *b, int field, uint64_t v)
 {
 	varint(p, b, (uint64_t)field << 3 | WIRE_VARINT);
 	varint(p, b, v);
 }
 
-static void pb_bytes(struct prof_perfetto *p, struct core_buf *b, int field, const void *d, size_t n)
+static void pb_bytes(struct prof_perfetto *p, struct pbuf *b, int field, const void *d, size_t n)
 {
 	varint(p, b, (uint64_t)field << 3 | WIRE_LEN);
 	varint(p, b, n);
 	put(p, b, d, n);
 }
 
-static void pb_str(struct prof_perfetto *p, struct core_buf *b, int field, const char *s)
+static void pb_str(struct prof_perfetto *p, struct pbuf *b, int field, const char *s)
 {
 	pb_bytes(p, b, field, s, strlen(s));
 }
 
-static void pb_msg(struct prof_perfetto *p, struct core_buf *b, int field, const struct core_buf *m)
+static void pb_msg(struct prof_perfetto *p, struct pbuf *b, int field, const struct pbuf *m)
 {
-	pb_bytes(p, b, field, m->data + m->off, m->len - m->off);
+	pb_bytes(p, b, field, m->d, m->n);
 }
 
-static void pb_double(struct prof_perfetto *p, struct core_buf *b, int field, double d)
+static void pb_double(struct prof_perfetto *p, struct pbuf *b, int field, double d)
 {
 	unsigned char x[8];
 	uint64_t u;
@@ -116,9 +131,9 @@ static void pb_double(struct prof_perfetto *p, struct core_buf *b, int field, do
 	put(p, b, x, 8);
 }
 
-static void clear(struct core_buf *b)
+static void clear(struct pbuf *b)
 {
-	b->off = b->len = 0;
+	b->n = 0;
 }
 
 /* A TracePacket holding p->msg as `field`, at ts (none when < 0). */
@@ -134,10 +149,13 @@ static int packet(struct prof_perfetto *p, int field, int64_t ts)
 		p->first_packet = 0;
 	}
 	pb_msg(p, &p->pkt, field, &p->msg);
-	pb_msg(p, &p->out, TRACE_PACKET, &p->pkt);
+	/* The Trace's field header, then the packet as it is. */
+	varint(p, &p->out, (uint64_t)TRACE_PACKET << 3 | WIRE_LEN);
+	varint(p, &p->out, p->pkt.n);
 	if (p->nomem)
 		return -ENOMEM;
-	if (fwrite(p->out.data + p->out.off, 1, p->out.len - p->out.off, p->fp) != p->out.len - p->out.off)
+	if (fwrite(p->out.d, 1, p->out.n, p->fp) != p->out.n ||
+	    fwrite(p->pkt.d, 1, p->pkt.n, p->fp) != p->pkt.n)
 		return -EIO;
 	return 0;
 }
@@ -404,10 +422,10 @@ void prof_perfetto_free(struct prof_perfetto *p)
 	free(p->tracks);
 	free(p->heap);
 	free(p->only);
-	core_buf_release(&p->msg);
-	core_buf_release(&p->sub);
-	core_buf_release(&p->pkt);
-	core_buf_release(&p->out);
+	free(p->msg.d);
+	free(p->sub.d);
+	free(p->pkt.d);
+	free(p->out.d);
 	free(p);
 }
 
