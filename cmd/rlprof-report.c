@@ -1,6 +1,7 @@
 /*
  * rlprof-report: where the time of a profiled run went, from a trace of
- * rlprof-record, as a table, CSV, JSON, an SVG chart or a Chrome trace.
+ * rlprof-record, as a table, CSV, JSON, an SVG chart, a Chrome or a Perfetto
+ * trace.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -19,6 +20,8 @@
 #include "prof/report.h"
 #include "prof/report_chrome.h"
 #include "prof/report_compare.h"
+#include "prof/report_perfetto.h"
+#include "prof/report_svg.h"
 #include "prof/report_scan.h"
 
 enum {
@@ -26,20 +29,22 @@ enum {
 	OPT_TO,
 	OPT_STRICT,
 	OPT_CHUNK,
+	OPT_TREE,
 };
 
 /* The formats of core/table.h, then this program's own. */
 enum format {
 	F_TABLE = CORE_FORMAT_TABLE, F_CSV = CORE_FORMAT_CSV, F_JSON = CORE_FORMAT_JSON,
-	F_JSONL = CORE_FORMAT_JSONL, F_SVG, F_CHROME, F_DEFAULT
+	F_JSONL = CORE_FORMAT_JSONL, F_SVG, F_CHROME, F_PERFETTO, F_DEFAULT
 };
 
 static const struct core_opt opts[] = {
 	{ "format", 'f', "FORMAT", "output format (default: table on a terminal, else csv)",
-	  "table|csv|json|jsonl|svg|chrome" },
+	  "table|csv|json|jsonl|svg|chrome|perfetto" },
 	{ "by", 'b', "KEY", "group time by operation (default), category, process or phase",
 	  "operation|category|process|phase" },
-	{ "process", 'p', "PID", "report only the process PID", NULL },
+	{ "process", 'p', "PID|NAME", "report only the process PID, or the processes of command NAME", NULL },
+	{ "tree", OPT_TREE, NULL, "show operations nested under their callers, with inclusive time", NULL },
 	{ "from", OPT_FROM, "TIME", "start of the time window, from the trace start (1.5s, 200ms)", NULL },
 	{ "to", OPT_TO, "TIME", "end of the time window, from the trace start", NULL },
 	{ "compare", 'c', "OTHER", "put the trace OTHER side by side, with ratios", NULL },
@@ -60,8 +65,9 @@ static const struct core_cli cli = {
 struct args {
 	enum format format;
 	enum prof_report_by by;
-	int has_pid, strict, force;
+	int has_pid, strict, force, tree;
 	int64_t pid, from, to;
+	const char *name;	/* -p NAME */
 	const char *compare, *output;
 	size_t chunk;
 };
@@ -80,8 +86,10 @@ static int handle(int key, const char *arg, void *ctx)
 			a->format = F_SVG;
 		else if (!strcmp(arg, "chrome"))
 			a->format = F_CHROME;
+		else if (!strcmp(arg, "perfetto"))
+			a->format = F_PERFETTO;
 		else
-			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json, jsonl, svg or chrome)", arg);
+			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json, jsonl, svg, chrome or perfetto)", arg);
 		break;
 	case 'b':
 		if ((i = prof_report_by_parse(arg)) < 0)
@@ -89,10 +97,21 @@ static int handle(int key, const char *arg, void *ctx)
 		a->by = (enum prof_report_by)i;
 		break;
 	case 'p':
+		if (!*arg)
+			core_cli_usage_error(&cli, "-p takes a process id or a command name");
+		if (arg[strspn(arg, "0123456789")]) {
+			a->name = arg;
+			a->has_pid = 0;
+			break;
+		}
 		if (core_cli_parse_long(arg, 0, INT32_MAX, &v) < 0)
 			core_cli_usage_error(&cli, "bad process id '%s'", arg);
 		a->pid = v;
 		a->has_pid = 1;
+		a->name = NULL;
+		break;
+	case OPT_TREE:
+		a->tree = 1;
 		break;
 	case OPT_FROM:
 	case OPT_TO:
@@ -123,16 +142,33 @@ static int handle(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-/* What one trace gives: its breakdown, or its Chrome trace. */
+/* What one trace gives: its breakdown, or its Chrome or Perfetto trace. */
 struct job {
 	const struct args *a;
 	struct prof_breakdown *bd;
 	struct prof_chrome *chrome;
-	FILE *chrome_fp;
+	struct prof_perfetto *perfetto;
+	FILE *trace_fp;		/* where chrome or perfetto output goes first */
 	struct prof_trace_reader *reader;
 	struct core_progress progress;
-	uint64_t seen;
+	uint64_t seen, kept;
+	int64_t *pids;		/* chrome, perfetto: the processes of -p NAME */
+	size_t npids;
 };
+
+static int wanted(const struct job *j, int64_t pid)
+{
+	size_t i;
+
+	if (j->a->has_pid)
+		return pid == j->a->pid;
+	if (!j->a->name || j->bd)
+		return 1;
+	for (i = 0; i < j->npids; i++)
+		if (j->pids[i] == pid)
+			return 1;
+	return 0;
+}
 
 static int on_event(void *ctx, const struct prof_trace_reader *r, const struct prof_ev *ev)
 {
@@ -140,10 +176,13 @@ static int on_event(void *ctx, const struct prof_trace_reader *r, const struct p
 
 	if (!(++j->seen & 0xffff))
 		core_progress_update(&j->progress, j->seen);
-	if (j->a->has_pid && ev->pid != j->a->pid)
+	if (!wanted(j, ev->pid))
 		return 0;
+	j->kept++;
 	if (j->chrome)
 		return prof_chrome_event(j->chrome, r, ev);
+	if (j->perfetto)
+		return prof_perfetto_event(j->perfetto, r, ev);
 	return prof_breakdown_add(j->bd, r, ev);
 }
 
@@ -151,15 +190,28 @@ static int on_restart(void *ctx)
 {
 	struct job *j = ctx;
 
-	j->seen = 0;
+	j->seen = j->kept = 0;
 	if (j->chrome)
 		return prof_chrome_restart(j->chrome);
+	if (j->perfetto)
+		return prof_perfetto_restart(j->perfetto);
 	prof_breakdown_free(j->bd);
 	j->bd = NULL;
 	if (prof_breakdown_new(&j->bd, j->a->from, j->a->to) < 0)
 		return -ENOMEM;
 	if (j->a->has_pid)
 		j->bd->only_pid = j->a->pid;
+	return 0;
+}
+
+static int has_process(const struct prof_trace_reader *r, int64_t pid)
+{
+	const struct prof_process *pr;
+	size_t n = prof_trace_processes(r, &pr), i;
+
+	for (i = 0; i < n; i++)
+		if (pr[i].pid == pid)
+			return 1;
 	return 0;
 }
 
@@ -179,24 +231,85 @@ static void report_problems(const struct prof_trace_reader *r)
 				 p->recorder_warnings > 1 ? "s" : "", p->first_warning);
 }
 
+static int name_keep(const struct prof_bd_process *p, void *ctx)
+{
+	return prof_report_name_matches(p->name, ctx);
+}
+
+/*
+ * The processes of command `a->name` in the trace at `path`, for the
+ * Chrome and Perfetto writers, which stream events before the process
+ * rows (often at the end of a trace) name them: a first reading of the
+ * trace.  Exits on failure.
+ */
+static void find_pids(struct job *j, const char *path)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	struct prof_trace_reader *r;
+	const struct prof_process *pr;
+	const struct prof_thread *th;
+	struct prof_ev ev;
+	FILE *fp = fopen(path, "r");
+	size_t np, nt, i, k;
+	int ret;
+
+	if (!fp)
+		core_msg_die(CORE_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
+	if (prof_trace_reader_new(&r, fp, path, 0, &err) < 0)
+		core_msg_die_err(CORE_EXIT_FAIL, &err);
+	while ((ret = prof_trace_read(r, &ev, &err)) > 0)
+		;
+	if (ret < 0)
+		core_msg_die_err(CORE_EXIT_FAIL, &err);
+	np = prof_trace_processes(r, &pr);
+	nt = prof_trace_threads(r, &th);
+	if (!(j->pids = calloc(np + nt + 1, sizeof(*j->pids))))
+		core_msg_die(CORE_EXIT_FAIL, "out of memory");
+	for (i = 0; i < np; i++)
+		if (prof_report_name_matches(prof_trace_str(r, pr[i].name), j->a->name))
+			j->pids[j->npids++] = pr[i].pid;
+	/* A process without a process row goes by its main thread's name. */
+	for (i = 0; i < nt; i++) {
+		for (k = 0; k < np && pr[k].pid != th[i].pid; k++)
+			;
+		if (k == np && th[i].tid == th[i].pid &&
+		    prof_report_name_matches(prof_trace_str(r, th[i].name), j->a->name))
+			j->pids[j->npids++] = th[i].pid;
+	}
+	prof_trace_reader_free(r);
+	fclose(fp);
+}
+
 /* Read one trace into j; exits on failure. */
 static void load(struct job *j, const char *path)
 {
 	struct prof_scan_sink sink = { on_event, on_restart, j };
 	struct core_error err = CORE_ERROR_INIT;
 	const char *name = strcmp(path, "-") ? path : "standard input";
-	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	int flags = (j->a->strict ? PROF_READ_STRICT : 0) | (j->chrome ? PROF_READ_ALL_NAMES : 0);
+	FILE *fp;
+	int stream = j->chrome || j->perfetto;
+	int flags = (j->a->strict ? PROF_READ_STRICT : 0) | (stream ? PROF_READ_ALL_NAMES : 0);
 	int ret;
 
-	if (!fp)
+	if (stream && j->a->name)
+		find_pids(j, path);
+	if (!(fp = strcmp(path, "-") ? fopen(path, "r") : stdin))
 		core_msg_die(CORE_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
-	if (!j->chrome && prof_breakdown_new(&j->bd, j->a->from, j->a->to) < 0)
+	if (!stream && prof_breakdown_new(&j->bd, j->a->from, j->a->to) < 0)
 		core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	if (j->bd && j->a->has_pid)
 		j->bd->only_pid = j->a->pid;
-	if (j->chrome && j->a->has_pid)
-		prof_chrome_only(j->chrome, j->a->pid);
+	if (j->a->has_pid || j->a->name) {
+		size_t i, n = j->a->has_pid ? 1 : j->npids;
+
+		for (i = 0; i < n; i++) {
+			int64_t pid = j->a->has_pid ? j->a->pid : j->pids[i];
+
+			if ((j->chrome && prof_chrome_only(j->chrome, pid) < 0) ||
+			    (j->perfetto && prof_perfetto_only(j->perfetto, pid) < 0))
+				core_msg_die(CORE_EXIT_FAIL, "out of memory");
+		}
+	}
 	core_progress_start(&j->progress, "events", 0);
 	ret = prof_report_scan(fp, name, flags, j->a->chunk, &sink, &j->reader, NULL, &err);
 	core_progress_finish(&j->progress);
@@ -207,6 +320,11 @@ static void load(struct job *j, const char *path)
 	if (j->bd && prof_breakdown_finish(j->bd, j->reader) < 0)
 		core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	report_problems(j->reader);
+	/* A process that is not in the trace is an error, not an empty report. */
+	if (j->a->has_pid && (j->bd ? !j->bd->nprocs : !j->kept && !has_process(j->reader, j->a->pid)))
+		core_msg_die(CORE_EXIT_FAIL, "no process %lld in '%s'", (long long)j->a->pid, name);
+	if (j->a->name && (j->bd ? !prof_breakdown_keep(j->bd, name_keep, (void *)j->a->name) : !j->npids))
+		core_msg_die(CORE_EXIT_FAIL, "no process of command '%s' in '%s'", j->a->name, name);
 }
 
 static int copy(FILE *from, FILE *to)
@@ -227,10 +345,11 @@ static int write_report(FILE *fp, const struct args *a, struct job *j, struct jo
 	struct prof_report rep, orep;
 	int ret;
 
-	if (j->chrome) {
-		if (prof_chrome_finish(j->chrome, j->reader) < 0)
+	if (j->chrome || j->perfetto) {
+		if (j->chrome ? prof_chrome_finish(j->chrome, j->reader) < 0 :
+				prof_perfetto_finish(j->perfetto, j->reader) < 0)
 			return -EIO;
-		return copy(j->chrome_fp, fp);
+		return copy(j->trace_fp, fp);
 	}
 	if (prof_report_build(&rep, j->bd, a->by) < 0)
 		return -ENOMEM;
@@ -242,10 +361,12 @@ static int write_report(FILE *fp, const struct args *a, struct job *j, struct jo
 			return -ENOMEM;
 		}
 		orep.trace = other_path;
-		ret = prof_compare_write(fp, &rep, &orep, (enum core_format)a->format);
+		ret = a->format == F_SVG ? prof_compare_svg(fp, &rep, &orep) :
+		      prof_compare_write(fp, &rep, &orep, (enum core_format)a->format);
 		prof_report_release(&orep);
 	} else {
-		ret = a->format == F_JSON ? prof_report_json(fp, &rep) :
+		ret = a->tree ? prof_report_tree(fp, &rep, (enum core_format)a->format) :
+		      a->format == F_JSON ? prof_report_json(fp, &rep) :
 		      a->format == F_SVG ? prof_report_svg(fp, &rep) :
 		      a->format == F_TABLE ? prof_report_table(fp, &rep) :
 		      prof_report_rows(fp, &rep, (enum core_format)a->format);
@@ -264,11 +385,11 @@ static void abort_output(void)
 
 int main(int argc, char **argv)
 {
-	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
-			  NULL, NULL, PROF_SCAN_CHUNK_DEFAULT };
+	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
+			  NULL, NULL, NULL, PROF_SCAN_CHUNK_DEFAULT };
 	struct core_error err = CORE_ERROR_INIT;
-	struct job j = { &a, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0 };
-	struct job o = { &a, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0 };
+	struct job j = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0 };
+	struct job o = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0 };
 	const char *path = "-";
 	int optind_, ret;
 
@@ -282,17 +403,25 @@ int main(int argc, char **argv)
 		core_cli_usage_error(&cli, "the time window is empty: --to must come after --from");
 	if (a.format == F_DEFAULT)
 		a.format = (enum format)core_format_default(a.output);
-	if (a.compare && (a.format == F_SVG || a.format == F_CHROME))
-		core_cli_usage_error(&cli, "--compare gives table, csv, json or jsonl, not %s",
-				     a.format == F_SVG ? "svg" : "chrome");
+	if (a.compare && (a.format == F_CHROME || a.format == F_PERFETTO))
+		core_cli_usage_error(&cli, "--compare gives table, csv, json, jsonl or svg, not %s",
+				     a.format == F_CHROME ? "chrome" : "perfetto");
+	if (a.tree && (a.compare || a.by != PROF_BY_OPERATION || a.format > F_JSONL))
+		core_cli_usage_error(&cli, "--tree gives operations as table, csv, json or jsonl, "
+				     "without --compare");
+	if (a.name && (a.format == F_CHROME || a.format == F_PERFETTO) &&
+	    (!strcmp(path, "-") || (a.compare && !strcmp(a.compare, "-"))))
+		core_cli_usage_error(&cli, "-p NAME with -f %s needs a trace file, not standard input",
+				     a.format == F_CHROME ? "chrome" : "perfetto");
 	if (a.compare && !strcmp(a.compare, "-") && !strcmp(path, "-"))
 		core_cli_usage_error(&cli, "only one trace can come from standard input");
 	if (!strcmp(path, "-") && isatty(STDIN_FILENO))
 		core_cli_usage_error(&cli, "no trace given and standard input is a terminal");
-	if (a.format == F_CHROME) {
-		if (!(j.chrome_fp = prof_report_tmpfile()))
+	if (a.format == F_CHROME || a.format == F_PERFETTO) {
+		if (!(j.trace_fp = prof_report_tmpfile()))
 			core_msg_die(CORE_EXIT_FAIL, "cannot create a temporary file: %s", strerror(errno));
-		if (prof_chrome_new(&j.chrome, j.chrome_fp, a.from, a.to) < 0)
+		if (a.format == F_CHROME ? prof_chrome_new(&j.chrome, j.trace_fp, a.from, a.to) < 0 :
+		    prof_perfetto_new(&j.perfetto, j.trace_fp, a.from, a.to) < 0)
 			core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	}
 	/* The destination first, so that a bad -o fails before the work. */
@@ -314,8 +443,11 @@ int main(int argc, char **argv)
 	prof_breakdown_free(j.bd);
 	prof_breakdown_free(o.bd);
 	prof_chrome_free(j.chrome);
-	if (j.chrome_fp)
-		fclose(j.chrome_fp);
+	prof_perfetto_free(j.perfetto);
+	if (j.trace_fp)
+		fclose(j.trace_fp);
+	free(j.pids);
+	free(o.pids);
 	prof_trace_reader_free(j.reader);
 	prof_trace_reader_free(o.reader);
 	return core_msg_close_stream(stdout) ? CORE_EXIT_FAIL : CORE_EXIT_OK;

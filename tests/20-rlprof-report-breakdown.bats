@@ -5,6 +5,12 @@ load helpers
 
 R=$TOP/tests/data/report
 
+# The breakdown columns of the CSV (the first six), with rlprof-report's status.
+report6() {
+	set -o pipefail
+	rlprof-report "$@" | cut -d, -f1-6
+}
+
 # nested.csv: process 100 lives 0..10 us (relative); step 1..9 us with
 # inference 2..5 us nested in it; cpu rows python 1-2, backend 2-3,
 # cuda_api 3-3.5, wait 3.5-5, simulator 5-8; a kernel runs 3.2-6 us.
@@ -15,7 +21,7 @@ R=$TOP/tests/data/report
 #              cuda_api 3.2-3.5 with GPU (0.3 us CPU+GPU), wait 3.5-5 with
 #              GPU (1.5 us GPU gpu)
 @test "--format csv: nested operations and GPU overlap, worked out by hand" {
-	run rlprof-report -f csv "$R/nested.csv"
+	run report6 -f csv "$R/nested.csv"
 	assert_success
 	assert_output "process,operation,resource,category,time_us,percent
 100,step,CPU,python,1.000,10.00
@@ -35,7 +41,7 @@ R=$TOP/tests/data/report
 # Process 300 (process row 1..5 us): episode, simulator 1..3, wait 3..5
 # while a kernel runs 3..5; phases rollout 1..3 and train 3..5.
 @test "--format csv: two processes, two threads, rows out of order" {
-	run rlprof-report -f csv "$R/two.csv"
+	run report6 -f csv "$R/two.csv"
 	assert_success
 	assert_output "process,operation,resource,category,time_us,percent
 200,main_loop,CPU,python,7.000,70.00
@@ -46,7 +52,7 @@ R=$TOP/tests/data/report
 }
 
 @test "--by phase: time per phase, [no phase] outside phases" {
-	run rlprof-report -f csv --by phase "$R/two.csv"
+	run report6 -f csv --by phase "$R/two.csv"
 	assert_success
 	assert_line "300,rollout,CPU,simulator,2.000,50.00"
 	assert_line "300,train,GPU,gpu,2.000,50.00"
@@ -54,7 +60,7 @@ R=$TOP/tests/data/report
 }
 
 @test "--by process: one group per process" {
-	run rlprof-report -f csv -b process "$R/two.csv"
+	run report6 -f csv -b process "$R/two.csv"
 	assert_success
 	assert_output "process,operation,resource,category,time_us,percent
 200,[all],CPU,python,7.000,70.00
@@ -65,7 +71,7 @@ R=$TOP/tests/data/report
 }
 
 @test "--by category: all processes together, percent of the summed 14 us" {
-	run rlprof-report -f csv -b category "$R/two.csv"
+	run report6 -f csv -b category "$R/two.csv"
 	assert_success
 	assert_output "process,operation,resource,category,time_us,percent
 all,[all],CPU,python,7.000,50.00
@@ -75,12 +81,12 @@ all,[all],GPU,gpu,2.000,14.29"
 }
 
 @test "--process: only that process, in every format" {
-	run rlprof-report -f csv -p 300 "$R/two.csv"
+	run report6 -f csv -p 300 "$R/two.csv"
 	assert_success
 	refute_line --partial "200,"
 	assert_line "300,episode,GPU,gpu,2.000,50.00"
 	# Process 300 has a process row; it must not come back with -p 200.
-	run rlprof-report -f csv -p 200 "$R/two.csv"
+	run report6 -f csv -p 200 "$R/two.csv"
 	assert_success
 	refute_line --partial "300,"
 	assert_line "200,load,CPU,simulator,2.000,20.00"
@@ -90,18 +96,46 @@ all,[all],GPU,gpu,2.000,14.29"
 import json, sys
 d = json.loads(sys.argv[1])
 assert {e["pid"] for e in d["traceEvents"]} == {200}, d' "$output"
-	run rlprof-report -f csv -p 12345 "$R/two.csv"
+}
+
+@test "--process: a pid or command that is not in the trace is an error naming the trace" {
+	for f in csv table json chrome perfetto; do
+		run rlprof-report -f $f -p 12345 "$R/two.csv"
+		[ "$status" -eq 1 ] || fail "$f: status $status"
+		assert_output "rlprof-report: error: no process 12345 in '$R/two.csv'"
+		run rlprof-report -f $f -p nosuchcommand "$R/two.csv"
+		[ "$status" -eq 1 ] || fail "$f: status $status"
+		assert_output "rlprof-report: error: no process of command 'nosuchcommand' in '$R/two.csv'"
+	done
+}
+
+@test "--process NAME: the processes of a command, by whole command or a word of it" {
+	# Process 300 is "env worker" (its process row); 200 has no name.
+	for name in "env worker" worker env; do
+		run report6 -f csv -p "$name" "$R/two.csv"
+		assert_success
+		refute_line --partial "200,"
+		assert_line "300,episode,GPU,gpu,2.000,50.00"
+	done
+	run rlprof-report -f chrome -p worker "$R/two.csv"
 	assert_success
-	assert_output "process,operation,resource,category,time_us,percent"
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert {e["pid"] for e in d["traceEvents"]} == {300}, d' "$output"
+	run rlprof-report -f chrome -p worker - < "$R/two.csv"
+	[ "$status" -eq 2 ]
+	assert_output --partial "needs a trace file"
 }
 
 # The trace starts at 0 (main_loop); the window 2..4 us holds only load
 # (2 us simulator) in process 200, and episode 2..3 simulator, 3..4 GPU.
 @test "--from and --to: only the time inside the window counts" {
-	run rlprof-report -f csv --from 2us --to 4000ns "$R/two.csv"
+	run report6 -f csv --from 2us --to 4000ns "$R/two.csv"
 	assert_success
 	assert_output "process,operation,resource,category,time_us,percent
 200,load,CPU,simulator,2.000,100.00
+200,main_loop,,,0.000,0.00
 300,episode,CPU,simulator,1.000,50.00
 300,episode,GPU,gpu,1.000,50.00"
 }
@@ -156,22 +190,54 @@ assert g["smi_fraction_1s"] == 1.0, g
 PY
 }
 
-@test "--compare: two traces side by side with ratios" {
-	run rlprof-report -f csv --compare "$R/nested.csv" "$R/two.csv"
-	assert_success
-	assert_line --index 0 "operation,resource,category,time_us,percent,other_time_us,other_percent,ratio"
-	assert_line "main_loop,CPU,python,7.000,50.00,0.000,0.00,0.000"
-	assert_line "step,CPU,python,0.000,0.00,1.000,10.00,"
-	assert_line "[total],,,14.000,100.00,10.000,100.00,0.714"
-	run rlprof-report -f csv --compare "$R/two.csv" "$R/two.csv"
-	assert_success
-	assert_line "load,CPU,simulator,2.000,14.29,2.000,14.29,1.000"
+# nested.csv with another pid and other timestamps: the same run again.
+renumbered() {
+	sed -e 's/^\([a-z]*\),100,100,/\1,555,555,/' -e 's/^\([a-z]*\),100,,/\1,555,,/' \
+		-e 's/,17000000000000/,17000000500000/g' "$R/nested.csv"
 }
 
-@test "--compare: only table, csv, json and jsonl" {
-	run rlprof-report -f svg --compare "$R/two.csv" "$R/nested.csv"
+@test "--compare: two traces side by side with ratios, processes matched by command" {
+	run rlprof-report -f csv --compare "$R/nested.csv" "$R/two.csv"
+	assert_success
+	assert_line --index 0 "process,operation,resource,category,time_us,percent,other_time_us,other_percent,ratio"
+	assert_line ",main_loop,CPU,python,7.000,50.00,0.000,0.00,0.000"
+	assert_line "python train.py,step,CPU,python,0.000,0.00,1.000,10.00,"
+	assert_line ",[total],,,14.000,100.00,10.000,100.00,0.714"
+	run rlprof-report -f csv --compare "$R/two.csv" "$R/two.csv"
+	assert_success
+	assert_line ",load,CPU,simulator,2.000,14.29,2.000,14.29,1.000"
+	assert_line "env worker,episode,GPU,gpu,2.000,14.29,2.000,14.29,1.000"
+	# Another pid, the same command: one row per slot, ratio 1.
+	renumbered > r.csv
+	grep -q '^op,555,555,' r.csv
+	run rlprof-report -f csv --compare r.csv "$R/nested.csv"
+	assert_success
+	[ "${#lines[@]}" -eq 11 ] || fail "${#lines[@]} lines"
+	assert_line "python train.py,step,CPU,simulator,2.000,20.00,2.000,20.00,1.000"
+	refute_line --regexp ',(0\.000|)$'
+}
+
+@test "--compare --process: the pid or command applies to both traces; one missing is an error naming it" {
+	renumbered > r.csv
+	run rlprof-report -f csv -p 100 --compare r.csv "$R/nested.csv"
+	[ "$status" -eq 1 ]
+	assert_output "rlprof-report: error: no process 100 in 'r.csv'"
+	run rlprof-report -f csv -p train.py --compare r.csv "$R/nested.csv"
+	assert_success
+	assert_line "python train.py,inference,GPU,gpu,1.500,15.00,1.500,15.00,1.000"
+	run rlprof-report -f csv -p train.py --compare "$R/two.csv" "$R/nested.csv"
+	[ "$status" -eq 1 ]
+	assert_output "rlprof-report: error: no process of command 'train.py' in '$R/two.csv'"
+}
+
+@test "--compare: not chrome or perfetto; --tree not with --compare" {
+	for f in chrome perfetto; do
+		run rlprof-report -f $f --compare "$R/two.csv" "$R/nested.csv"
+		[ "$status" -eq 2 ]
+		assert_output --partial "--compare gives table, csv, json, jsonl or svg"
+	done
+	run rlprof-report --tree -f csv --compare "$R/two.csv" "$R/nested.csv"
 	[ "$status" -eq 2 ]
-	assert_output --partial "--compare gives table, csv, json or jsonl"
 }
 
 @test "--compare --format jsonl: the CSV's rows, ratio null where the CSV's is empty" {
@@ -180,13 +246,28 @@ PY
 	python3 - "$output" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in sys.argv[1].splitlines()]
-assert all(list(r) == ["operation", "resource", "category", "time_us", "percent",
+assert all(list(r) == ["process", "operation", "resource", "category", "time_us", "percent",
                        "other_time_us", "other_percent", "ratio"] for r in rows), rows
 step = [r for r in rows if r["operation"] == "step" and r["category"] == "python"][0]
 assert step["ratio"] is None and step["other_time_us"] == 1.0, step
-assert rows[-1] == {"operation": "[total]", "resource": None, "category": None,
+assert step["process"] == "python train.py", step
+assert rows[-1] == {"process": None, "operation": "[total]", "resource": None, "category": None,
                     "time_us": 14.0, "percent": 100.0, "other_time_us": 10.0,
                     "other_percent": 100.0, "ratio": 0.714}, rows[-1]
+PY
+}
+
+@test "--compare --format json: a summary and the jsonl rows" {
+	run rlprof-report -f json --compare "$R/nested.csv" "$R/two.csv"
+	assert_success
+	python3 - "$output" "$(rlprof-report -f jsonl --compare "$R/nested.csv" "$R/two.csv")" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+assert list(d) == ["summary", "rows"], d.keys()
+assert d["rows"] == [json.loads(l) for l in sys.argv[2].splitlines()]
+s = d["summary"]
+assert s["by"] == "operation" and s["wall_us"] == 14.0 and s["other_wall_us"] == 10.0, s
+assert s["ratio"] == 0.714 and s["this"].endswith("two.csv") and s["other"].endswith("nested.csv"), s
 PY
 }
 
@@ -194,6 +275,6 @@ PY
 	run rlprof-report -f table --compare "$R/nested.csv" "$R/two.csv"
 	assert_success
 	assert_line --index 0 "this: $R/two.csv, other: $R/nested.csv"
-	assert_line --index 1 --regexp '^  operation +resource +category +this +% +other +% +ratio$'
-	assert_line --regexp '^  \[total\] +14\.0 us +100\.00 +10\.0 us +100\.00 +0\.714$'
+	assert_line --index 1 --regexp '^  process +operation +resource +category +this +% +other +% +ratio$'
+	assert_line --regexp '^  +\[total\] +14\.0 us +100\.00 +10\.0 us +100\.00 +0\.714$'
 }

@@ -3,6 +3,8 @@
 
 load helpers
 
+CSV_HEADER=process,operation,resource,category,time_us,percent,calls,exclusive_ns,inclusive_ns,mean_ns,p50_ns,p95_ns,max_ns
+
 R=$TOP/tests/data/report
 HDR="kind,pid,tid,start_ns,end_ns,name,category,domain,device,stream,correlation,value,detail"
 
@@ -23,9 +25,9 @@ bad_trace() {
 	bad_trace > t.csv
 	run --separate-stderr rlprof-report -f csv t.csv
 	assert_success
-	assert_output "process,operation,resource,category,time_us,percent
-1,a,CPU,python,0.500,50.00
-1,a,CPU,native,0.500,50.00"
+	assert_output "process,operation,resource,category,time_us,percent,calls,exclusive_ns,inclusive_ns,mean_ns,p50_ns,p95_ns,max_ns
+1,a,CPU,python,0.500,50.00,1,1000,1000,1000,1000,1000,1000
+1,a,CPU,native,0.500,50.00,1,1000,1000,1000,1000,1000,1000"
 	[[ $stderr == *"rlprof-report: warning: 2 malformed rows (first: 't.csv': line 4: bad start_ns 'abc')"* ]] || fail "$stderr"
 	[[ $stderr == *"1 unknown kind row (first: 't.csv': line 5: unknown kind 'frob')"* ]] || fail "$stderr"
 	[[ $stderr == *"1 end before start row (first: 't.csv': line 6: end_ns 800 is before start_ns 900)"* ]] || fail "$stderr"
@@ -106,7 +108,7 @@ c",,,,,,0,' "op,1,1,20,30,d,,,,,,0," "op,1,1,zz,30,e,,,,,,0," > t.csv
 	printf '%s\n%s\nop,1,1,20,30,c\rd,,,,,,0,\n' "$HDR" 'op,1,1,0,10,a"b,,,,,,0,' > t.csv
 	run --separate-stderr rlprof-report -f csv t.csv
 	assert_success
-	assert_output "$(printf 'process,operation,resource,category,time_us,percent\n1,"c\rd",CPU,native,0.010,100.00')"
+	assert_output "$(printf '%s\n1,"c\rd",CPU,native,0.010,100.00,1,10,10,10,10,10,10' "$CSV_HEADER")"
 	[[ $stderr == *"1 malformed row (first: 't.csv': line 2: a quote inside an unquoted field)"* ]] || fail "$stderr"
 }
 
@@ -114,14 +116,14 @@ c",,,,,,0,' "op,1,1,20,30,d,,,,,,0," "op,1,1,zz,30,e,,,,,,0," > t.csv
 	printf '\357\273\277%s\n%s\n' "$HDR" "op,1,1,0,10,x,,,,,,0," > t.csv
 	run rlprof-report -f csv t.csv
 	assert_success
-	assert_line "1,x,CPU,native,0.010,100.00"
+	assert_line "1,x,CPU,native,0.010,100.00,1,10,10,10,10,10,10"
 }
 
 @test "columns may come in any order; CRLF line ends" {
 	printf 'pid,kind,start_ns,end_ns,tid,name,category,domain,device,stream,correlation,value,detail\r\n1,op,0,10,1,x,,,,,,0,\r\n' > t.csv
 	run rlprof-report -f csv t.csv
 	assert_success
-	assert_line "1,x,CPU,native,0.010,100.00"
+	assert_line "1,x,CPU,native,0.010,100.00,1,10,10,10,10,10,10"
 }
 
 @test "standard input: '-' and no operand, in time order or not" {

@@ -10,6 +10,7 @@ struct iv {
 	int64_t tid;
 	uint64_t serial;
 	uint32_t key;
+	uint32_t node;		/* op: its node in the call tree */
 	uint8_t cat, dead;
 };
 
@@ -104,6 +105,21 @@ static void state_free(struct prof_bd_state *s)
 	free(s);
 }
 
+static void proc_release(struct prof_bd_process *p)
+{
+	size_t j;
+
+	free(p->name);
+	free(p->op);
+	free(p->phase);
+	free(p->calls);
+	for (j = 0; j < p->nnodes; j++)
+		prof_hist_release(&p->nodes[j].calls);
+	free(p->nodes);
+	core_map_release(&p->nodemap, NULL);
+	state_free(p->state);
+}
+
 void prof_breakdown_free(struct prof_breakdown *bd)
 {
 	size_t i;
@@ -113,19 +129,28 @@ void prof_breakdown_free(struct prof_breakdown *bd)
 	for (i = 0; i < bd->nkeys; i++)
 		free(bd->keys[i]);
 	free(bd->keys);
-	for (i = 0; i < bd->nprocs; i++) {
-		struct prof_bd_process *p = &bd->procs[i];
-
-		free(p->name);
-		free(p->op);
-		free(p->phase);
-		free(p->calls);
-		state_free(p->state);
-	}
+	for (i = 0; i < bd->nprocs; i++)
+		proc_release(&bd->procs[i]);
 	free(bd->procs);
 	free(bd->gpus);
 	free(bd->keymap);
 	free(bd);
+}
+
+size_t prof_breakdown_keep(struct prof_breakdown *bd,
+			   int (*keep)(const struct prof_bd_process *p, void *ctx), void *ctx)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < bd->nprocs; i++) {
+		if (keep(&bd->procs[i], ctx))
+			bd->procs[n++] = bd->procs[i];
+		else
+			proc_release(&bd->procs[i]);
+	}
+	bd->nprocs = n;
+	bd->lastproc = (size_t)-1;
+	return n;
 }
 
 static struct prof_bd_process *proc_get(struct prof_breakdown *bd, int64_t pid)
@@ -294,6 +319,8 @@ static void segment(struct prof_breakdown *bd, struct prof_bd_process *p, int64_
 		}
 	slot = slot_of(cat, s->gpu_open > 0);
 	p->op[op ? op->key : PROF_KEY_UNANNOTATED][slot] += b - a;
+	if (op)
+		p->nodes[op->node].exclusive += b - a;
 	p->phase[ph ? ph->key : PROF_KEY_NO_PHASE][slot] += b - a;
 	p->wall += b - a;
 }
@@ -376,13 +403,103 @@ static int gpu_add(struct prof_breakdown *bd, const struct prof_ev *ev)
 	return 0;
 }
 
+/* The node of key under `parent` (index + 1, 0 for a root), made on first use. */
+static int node_of(struct prof_bd_process *p, uint32_t parent, uint32_t key, uint32_t *out)
+{
+	uint32_t k[2] = { parent, key };
+	uint32_t *last_key = parent ? &p->nodes[parent - 1].last_key : &p->root_key;
+	uint32_t *last = parent ? &p->nodes[parent - 1].last_child : &p->root_child;
+	struct core_map_entry *e;
+	struct prof_bd_node *n;
+	int ret;
+	uint32_t i;
+
+	/* A loop calls the same children over and over: try the last one first. */
+	if (*last && *last_key == key) {
+		*out = *last - 1;
+		return 0;
+	}
+	if ((ret = core_map_put(&p->nodemap, k, sizeof(k), &e)) < 0)
+		return ret;
+	if (!ret) {
+		*out = (uint32_t)e->value.u;
+		*last_key = key;
+		*last = *out + 1;
+		return 0;
+	}
+	if (CORE_GROW(p->nodes, p->capnodes, p->nnodes + 1) < 0)
+		return -ENOMEM;
+	n = &p->nodes[p->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->key = key;
+	n->parent = parent;
+	n->depth = parent ? p->nodes[parent - 1].depth + 1 : 0;
+	for (i = parent; i && !n->recursive; i = p->nodes[i - 1].parent)
+		n->recursive = p->nodes[i - 1].key == key;
+	e->value.u = p->nnodes;
+	*out = (uint32_t)p->nnodes++;
+	/* Growing p->nodes may have moved what last points into. */
+	if (parent) {
+		p->nodes[parent - 1].last_key = key;
+		p->nodes[parent - 1].last_child = *out + 1;
+	} else {
+		p->root_key = key;
+		p->root_child = *out + 1;
+	}
+	return 0;
+}
+
+/* A call of operation `key`: find its node and count it. */
+static int op_call(struct prof_breakdown *bd, struct prof_bd_process *p,
+		   const struct prof_ev *ev, uint32_t key, uint32_t *node)
+{
+	const struct stack *ops = &p->state->st[T_OP];
+	uint32_t parent = 0;
+	int64_t a = ev->start > bd->lo ? ev->start : bd->lo;
+	int64_t b = ev->end < bd->hi ? ev->end : bd->hi;
+	size_t i;
+
+	for (i = ops->n; i-- > 0;)
+		if (!ops->v[i].dead && ops->v[i].tid == ev->tid) {
+			parent = ops->v[i].node + 1;
+			break;
+		}
+	if (node_of(p, parent, key, node) < 0)
+		return -ENOMEM;
+	/* Calls that overlap the window; an instant counts inside it. */
+	if (ev->start == ev->end ? ev->start >= bd->lo && ev->start < bd->hi : b > a) {
+		p->calls[key]++;
+		return prof_hist_add(&p->nodes[*node].calls, b > a ? b - a : 0);
+	}
+	return 0;
+}
+
+int prof_breakdown_op_calls(const struct prof_bd_process *p, size_t key,
+			    struct prof_hist *calls, int64_t *inclusive)
+{
+	size_t i;
+
+	*inclusive = 0;
+	for (i = 0; i < p->nnodes; i++) {
+		const struct prof_bd_node *n = &p->nodes[i];
+
+		if (n->key != key)
+			continue;
+		if (prof_hist_merge(calls, &n->calls) < 0)
+			return -ENOMEM;
+		if (!n->recursive)
+			*inclusive += n->calls.sum;
+	}
+	return 0;
+}
+
 int prof_breakdown_add(struct prof_breakdown *bd, const struct prof_trace_reader *r,
 		       const struct prof_ev *ev)
 {
 	struct prof_bd_process *p;
 	struct prof_bd_state *s;
 	struct stack *st;
-	uint32_t key = 0;
+	uint32_t key = 0, node = 0;
 	int type;
 
 	if (bd->t0 == INT64_MAX) {
@@ -424,13 +541,13 @@ int prof_breakdown_add(struct prof_breakdown *bd, const struct prof_trace_reader
 	if (type != T_CPU) {
 		if (key_of(bd, r, ev->name, &key) < 0 || proc_keys(p, key) < 0)
 			return -ENOMEM;
-		if (type == T_OP && ev->start >= bd->lo && ev->start < bd->hi)
-			p->calls[key]++;
 	}
+	if (type == T_OP && op_call(bd, p, ev, key, &node) < 0)
+		return -ENOMEM;
 	st = &s->st[type];
 	if (CORE_GROW(st->v, st->cap, st->n + 1) < 0)
 		return -ENOMEM;
-	st->v[st->n++] = (struct iv){ ev->tid, ++s->serial, key, ev->cat, 0 };
+	st->v[st->n++] = (struct iv){ ev->tid, ++s->serial, key, node, ev->cat, 0 };
 	return heap_push(s, ev->end, s->serial, type);
 }
 

@@ -44,6 +44,8 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/map.h"
+#include "prof/breakdown_hist.h"
 #include "prof/trace_read.h"
 
 /* Slots: (resource, category) pairs of breakdown rows, in report order. */
@@ -69,14 +71,36 @@ typedef int64_t prof_slots[PROF_SLOT_COUNT];
 
 struct prof_bd_state;
 
+/*
+ * A node of the call tree of a process: an operation under its parent,
+ * the innermost operation of the same thread open when it started (none
+ * for a root).  A call counts when it overlaps the window; its duration is
+ * the part inside the window.  The inclusive time of a node is the sum of
+ * its calls' durations (threads running the same node at once add up);
+ * its exclusive time is the time it owned in the sweep.
+ */
+struct prof_bd_node {
+	uint32_t key;
+	uint32_t parent;	/* node index + 1; 0 for a root */
+	uint32_t depth;		/* 0 for a root */
+	int recursive;		/* an ancestor has the same key */
+	int64_t exclusive;
+	struct prof_hist calls;	/* durations of its calls */
+	uint32_t last_key, last_child;	/* internal: the child found last (index + 1) */
+};
+
 struct prof_bd_process {
 	int64_t pid;
 	char *name;		/* command or main thread name, "" if unknown */
 	int64_t wall;		/* profiled wall time (ns), inside the window */
 	prof_slots *op;		/* op[key]: time per slot of operation `key` */
 	prof_slots *phase;	/* phase[key]: time per slot of phase `key` */
-	uint64_t *calls;	/* calls[key]: op rows starting in the window */
+	uint64_t *calls;	/* calls[key]: op rows overlapping the window */
 	size_t nkeys;		/* size of op, phase and calls */
+	struct prof_bd_node *nodes;	/* the call tree, parents before children */
+	size_t nnodes, capnodes;
+	struct core_map nodemap;	/* (parent, key) -> node index */
+	uint32_t root_key, root_child;	/* internal: the root found last (index + 1) */
 	struct prof_bd_state *state;
 };
 
@@ -120,6 +144,24 @@ int prof_breakdown_add(struct prof_breakdown *bd, const struct prof_trace_reader
 /* Close every range, add the process rows' time, name the processes. */
 int prof_breakdown_finish(struct prof_breakdown *bd, const struct prof_trace_reader *r);
 void prof_breakdown_free(struct prof_breakdown *bd);
+
+/*
+ * Keep only the processes for which keep(process, ctx) is true (after
+ * prof_breakdown_finish); the GPU figures stay those of the whole trace.
+ * Returns the number of processes kept.
+ */
+size_t prof_breakdown_keep(struct prof_breakdown *bd,
+			   int (*keep)(const struct prof_bd_process *p, void *ctx), void *ctx);
+
+/*
+ * The calls of operation `key` in process p, over every node of the tree
+ * that has that key: *calls gets their durations (initialise it with
+ * PROF_HIST_INIT; release it), *inclusive the time inside them, counting a
+ * call made inside a call of the same operation once.  Returns 0 or
+ * -ENOMEM.
+ */
+int prof_breakdown_op_calls(const struct prof_bd_process *p, size_t key,
+			    struct prof_hist *calls, int64_t *inclusive);
 
 /* The order of events the sweep needs; <0, 0, >0 like strcmp. */
 int prof_ev_cmp(const struct prof_ev *a, const struct prof_ev *b);

@@ -42,6 +42,10 @@ ifneq ($(PY_INCLUDES),)
 EXTRA_TARGETS += $(PROF_PYHOOK)
 endif
 PIP_PACKAGES += gymnasium nvtx numpy
+# rlprof-report's Perfetto output is decoded with the package's trace bindings in tests.
+PIP_PACKAGES += perfetto protobuf
+# GNU time: peak memory in the report tests and bench/report-speed.
+DEB_PACKAGES += time
 DEB_PACKAGES += python3-dev
 DEMOS += demo-record
 

@@ -1,7 +1,6 @@
 #include "prof/report.h"
 #include "core/grow.h"
 #include "core/table.h"
-#include "core/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -55,6 +54,24 @@ static void sum_slots(struct prof_report_group *g, const int64_t *ns)
 	}
 }
 
+static int op_stats(struct prof_report_group *g, const struct prof_bd_process *p, size_t k)
+{
+	struct prof_hist h = PROF_HIST_INIT;
+
+	if (prof_breakdown_op_calls(p, k, &h, &g->inclusive) < 0) {
+		prof_hist_release(&h);
+		return -ENOMEM;
+	}
+	g->has_calls = 1;
+	g->calls = h.calls;
+	g->mean = h.calls ? (h.sum + (int64_t)(h.calls / 2)) / (int64_t)h.calls : 0;
+	g->p50 = prof_hist_percentile(&h, 50);
+	g->p95 = prof_hist_percentile(&h, 95);
+	g->max = h.max;
+	prof_hist_release(&h);
+	return 0;
+}
+
 int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
 		      enum prof_report_by by)
 {
@@ -81,10 +98,8 @@ int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
 					all = g;
 			}
 			g->wall += p->wall;
-			for (k = 0; k < p->nkeys; k++) {
+			for (k = 0; k < p->nkeys; k++)
 				sum_slots(g, p->op[k]);
-				g->calls += p->calls[k];
-			}
 			continue;
 		}
 		for (k = 0; k < p->nkeys; k++) {
@@ -93,7 +108,8 @@ int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
 
 			for (s = 0; s < PROF_SLOT_COUNT; s++)
 				any |= ns[s] != 0;
-			if (!any)
+			/* An operation whose children own all its time still shows. */
+			if (!any && (by == PROF_BY_PHASE || !p->calls[k]))
 				continue;
 			if (!(g = add_group(rep, &cap)))
 				return -ENOMEM;
@@ -101,8 +117,9 @@ int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
 			g->process = p->name;
 			g->key = bd->keys[k];
 			g->wall = p->wall;
-			g->calls = by == PROF_BY_PHASE ? 0 : p->calls[k];
 			sum_slots(g, ns);
+			if (by == PROF_BY_OPERATION && k != PROF_KEY_UNANNOTATED && op_stats(g, p, k) < 0)
+				return -ENOMEM;
 		}
 		qsort(rep->groups + first, rep->ngroups - first, sizeof(*rep->groups), group_cmp);
 	}
@@ -114,6 +131,27 @@ void prof_report_release(struct prof_report *rep)
 	free(rep->groups);
 	rep->groups = NULL;
 	rep->ngroups = 0;
+}
+
+int prof_report_name_matches(const char *command, const char *name)
+{
+	size_t n = strlen(name);
+	const char *w = command, *e, *b;
+
+	if (!strcmp(command, name))
+		return 1;
+	while (*w) {
+		while (*w == ' ')
+			w++;
+		for (e = w; *e && *e != ' '; e++)
+			;
+		for (b = e; b > w && b[-1] != '/'; b--)
+			;
+		if ((size_t)(e - b) == n && n && !memcmp(b, name, n))
+			return 1;
+		w = e;
+	}
+	return 0;
 }
 
 int prof_report_parse_duration(const char *s, int64_t *ns)
@@ -148,71 +186,113 @@ static double percent(int64_t ns, int64_t wall)
 	return wall > 0 ? 100.0 * (double)ns / (double)wall : 0.0;
 }
 
-static void json_str(FILE *fp, const char *s)
+enum {
+	C_PROCESS, C_KEY, C_RESOURCE, C_CATEGORY, C_TIME, C_PERCENT,
+	C_CALLS, C_EXCL, C_INCL, C_MEAN, C_P50, C_P95, C_MAX, C_NCOLS
+};
+
+static const struct core_col row_cols[C_NCOLS] = {
+	{ .name = "process", .flags = CORE_COL_NO_TABLE },
+	{ .name = "operation", .max_width = 48, .flags = CORE_COL_GROUP },
+	{ .name = "resource" },
+	{ .name = "category" },
+	{ .name = "time_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3, .title = "time" },
+	{ .name = "percent", .type = CORE_COL_FLOAT, .decimals = 2, .title = "%" },
+	{ .name = "calls", .type = CORE_COL_INT },
+	{ .name = "exclusive_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "exclusive" },
+	{ .name = "inclusive_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "inclusive" },
+	{ .name = "mean_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "mean" },
+	{ .name = "p50_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "p50" },
+	{ .name = "p95_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "p95" },
+	{ .name = "max_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "max" },
+};
+
+/* The process column: the pid, or "all". */
+static void pid_text(char *buf, size_t size, int64_t pid)
 {
-	core_utf8_write_json(fp, s, strlen(s));
+	if (pid < 0)
+		snprintf(buf, size, "all");
+	else
+		snprintf(buf, size, "%" PRId64, pid);
 }
 
-static void us(char *buf, size_t size, int64_t ns)
+void prof_report_heading(char *buf, size_t size, const struct prof_report_group *g)
 {
-	core_fmt_duration(buf, size, ns, "us", 3);
+	char wall[32];
+
+	core_fmt_human_ns(wall, sizeof(wall), g->wall);
+	if (g->pid < 0)
+		snprintf(buf, size, "all processes: %s profiled", wall);
+	else
+		snprintf(buf, size, "process %" PRId64 "%s%.400s%s: %s profiled", g->pid,
+			 *g->process ? " (" : "", g->process, *g->process ? ")" : "", wall);
 }
 
-enum { C_PROCESS, C_KEY, C_RESOURCE, C_CATEGORY, C_TIME, C_PERCENT };
+/* The statistics of g in the last row of t. */
+static void set_stats(struct core_table *t, const struct prof_report_group *g)
+{
+	core_table_set_ns(t, C_EXCL, g->total);
+	if (!g->has_calls)
+		return;
+	core_table_set_int(t, C_CALLS, (int64_t)g->calls);
+	core_table_set_ns(t, C_INCL, g->inclusive);
+	if (!g->calls)
+		return;
+	core_table_set_ns(t, C_MEAN, g->mean);
+	core_table_set_ns(t, C_P50, g->p50);
+	core_table_set_ns(t, C_P95, g->p95);
+	core_table_set_ns(t, C_MAX, g->max);
+}
 
 /*
- * The rows of the CSV, JSON Lines and table formats: a section per
- * process in the table, with a total line.
+ * The rows of every format: a row per (group, slot) with time, and the
+ * group's statistics on each (in the table, on its first row only); a
+ * section per process in the table, with a total line.
  */
-static int build_table(struct core_table *t, struct core_col *cols, const struct prof_report *rep)
+static int build_table(struct core_table *t, struct core_col *cols, const struct prof_report *rep,
+		       enum core_format f)
 {
-	static const struct core_col base[] = {
-		{ .name = "process", .flags = CORE_COL_NO_TABLE },
-		{ .name = "operation", .max_width = 48, .flags = CORE_COL_GROUP },
-		{ .name = "resource" },
-		{ .name = "category" },
-		{ .name = "time_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3,
-		  .title = "time" },
-		{ .name = "percent", .type = CORE_COL_FLOAT, .decimals = 2, .title = "%" },
-	};
 	size_t i, j;
 	int s;
 
-	memcpy(cols, base, sizeof(base));
+	memcpy(cols, row_cols, sizeof(row_cols));
 	if (rep->by == PROF_BY_PHASE)
 		cols[C_KEY].title = "phase";
-	core_table_init(t, cols, 6, 0);
+	/* The table leaves out call statistics where there are none. */
+	for (i = C_CALLS; i < C_NCOLS && rep->by != PROF_BY_OPERATION; i++)
+		cols[i].flags |= CORE_COL_NO_TABLE;
+	core_table_init(t, cols, C_NCOLS, 0);
 	for (i = 0; i < rep->ngroups; i = j) {
 		const struct prof_report_group *g = &rep->groups[i];
-		char head[512], wall[32], pid[32];
+		char head[512], pid[32];
 		int64_t total = 0;
 
-		core_fmt_human_ns(wall, sizeof(wall), g->wall);
-		if (g->pid < 0)
-			snprintf(head, sizeof(head), "all processes: %s profiled", wall);
-		else
-			snprintf(head, sizeof(head), "process %" PRId64 "%s%.400s%s: %s profiled", g->pid,
-				 *g->process ? " (" : "", g->process, *g->process ? ")" : "", wall);
-		if (g->pid < 0)
-			strcpy(pid, "all");
-		else
-			snprintf(pid, sizeof(pid), "%" PRId64, g->pid);
+		prof_report_heading(head, sizeof(head), g);
+		pid_text(pid, sizeof(pid), g->pid);
 		if (core_table_section(t, head) < 0)
 			return -ENOMEM;
 		for (j = i; j < rep->ngroups && rep->groups[j].pid == g->pid; j++) {
 			const struct prof_report_group *h = &rep->groups[j];
+			int first = 1;
 
-			for (s = 0; s < PROF_SLOT_COUNT; s++) {
-				if (!h->ns[s])
+			for (s = 0; s < PROF_SLOT_COUNT || first; s++) {
+				/* A group without time has one row, with the statistics. */
+				if (s < PROF_SLOT_COUNT && !h->ns[s])
 					continue;
 				if (core_table_add_row(t, 0) < 0 ||
 				    core_table_set_str(t, C_PROCESS, pid) < 0 ||
-				    core_table_set_str(t, C_KEY, h->key) < 0 ||
-				    core_table_set_str(t, C_RESOURCE, prof_slot_resource(s)) < 0 ||
-				    core_table_set_str(t, C_CATEGORY, prof_slot_category(s)) < 0)
+				    core_table_set_str(t, C_KEY, h->key) < 0)
 					return -ENOMEM;
-				core_table_set_ns(t, C_TIME, h->ns[s]);
-				core_table_set_float(t, C_PERCENT, percent(h->ns[s], h->wall));
+				if (s < PROF_SLOT_COUNT &&
+				    (core_table_set_str(t, C_RESOURCE, prof_slot_resource(s)) < 0 ||
+				     core_table_set_str(t, C_CATEGORY, prof_slot_category(s)) < 0))
+					return -ENOMEM;
+				core_table_set_ns(t, C_TIME, s < PROF_SLOT_COUNT ? h->ns[s] : 0);
+				core_table_set_float(t, C_PERCENT,
+						     percent(s < PROF_SLOT_COUNT ? h->ns[s] : 0, h->wall));
+				if (first || f != CORE_FORMAT_TABLE)
+					set_stats(t, h);
+				first = 0;
 			}
 			total += h->total;
 		}
@@ -227,9 +307,9 @@ static int build_table(struct core_table *t, struct core_col *cols, const struct
 
 int prof_report_rows(FILE *fp, const struct prof_report *rep, enum core_format f)
 {
-	struct core_col cols[6];
+	struct core_col cols[C_NCOLS];
 	struct core_table t;
-	int ret = build_table(&t, cols, rep);
+	int ret = build_table(&t, cols, rep, f);
 
 	if (ret == 0)
 		ret = core_table_write(fp, &t, f);
@@ -242,6 +322,51 @@ int prof_report_csv(FILE *fp, const struct prof_report *rep)
 	return prof_report_rows(fp, rep, CORE_FORMAT_CSV);
 }
 
+enum { G_DEVICE, G_SPAN, G_BUSY, G_BUSYF, G_W6, G_A6, G_F6, G_W1, G_A1, G_F1, G_NCOLS };
+
+static double frac(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+/* GPU utilisation per device, a row each. */
+static int gpu_table(struct core_table *t, const struct prof_breakdown *bd)
+{
+	static const struct core_col cols[G_NCOLS] = {
+		{ .name = "device", .type = CORE_COL_INT },
+		{ .name = "span_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3 },
+		{ .name = "busy_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3 },
+		{ .name = "busy_fraction", .type = CORE_COL_FLOAT, .decimals = 6 },
+		{ .name = "smi_windows_1_6s", .type = CORE_COL_INT },
+		{ .name = "smi_active_1_6s", .type = CORE_COL_INT },
+		{ .name = "smi_fraction_1_6s", .type = CORE_COL_FLOAT, .decimals = 6 },
+		{ .name = "smi_windows_1s", .type = CORE_COL_INT },
+		{ .name = "smi_active_1s", .type = CORE_COL_INT },
+		{ .name = "smi_fraction_1s", .type = CORE_COL_FLOAT, .decimals = 6 },
+	};
+	size_t i;
+
+	core_table_init(t, cols, G_NCOLS, 0);
+	for (i = 0; i < bd->ngpus; i++) {
+		const struct prof_gpu_util *g = &bd->gpus[i];
+
+		if (core_table_add_row(t, 0) < 0)
+			return -ENOMEM;
+		if (g->device >= 0)
+			core_table_set_int(t, G_DEVICE, g->device);
+		core_table_set_ns(t, G_SPAN, g->span);
+		core_table_set_ns(t, G_BUSY, g->busy);
+		core_table_set_float(t, G_BUSYF, g->span > 0 ? (double)g->busy / (double)g->span : 0.0);
+		core_table_set_int(t, G_W6, (int64_t)g->windows[0]);
+		core_table_set_int(t, G_A6, (int64_t)g->active[0]);
+		core_table_set_float(t, G_F6, frac(g->active[0], g->windows[0]));
+		core_table_set_int(t, G_W1, (int64_t)g->windows[1]);
+		core_table_set_int(t, G_A1, (int64_t)g->active[1]);
+		core_table_set_float(t, G_F1, frac(g->active[1], g->windows[1]));
+	}
+	return 0;
+}
+
 static void table_gpus(FILE *fp, const struct prof_breakdown *bd)
 {
 	size_t i;
@@ -249,8 +374,8 @@ static void table_gpus(FILE *fp, const struct prof_breakdown *bd)
 	for (i = 0; i < bd->ngpus; i++) {
 		const struct prof_gpu_util *g = &bd->gpus[i];
 		double busy = percent(g->busy, g->span);
-		double s0 = g->windows[0] ? 100.0 * (double)g->active[0] / (double)g->windows[0] : 0;
-		double s1 = g->windows[1] ? 100.0 * (double)g->active[1] / (double)g->windows[1] : 0;
+		double s0 = 100.0 * frac(g->active[0], g->windows[0]);
+		double s1 = 100.0 * frac(g->active[1], g->windows[1]);
 		char span[32], b[32];
 
 		core_fmt_human_ns(span, sizeof(span), g->span);
@@ -281,94 +406,117 @@ int prof_report_table(FILE *fp, const struct prof_report *rep)
 	return ferror(fp) ? -EIO : 0;
 }
 
-static void json_gpus(FILE *fp, const struct prof_breakdown *bd)
+enum { PR_PROCESS, PR_NAME, PR_WALL, PR_NCOLS };
+
+/* The processes of the report, a row each. */
+static int process_table(struct core_table *t, const struct prof_report *rep)
 {
+	static const struct core_col cols[PR_NCOLS] = {
+		{ .name = "process" },
+		{ .name = "name" },
+		{ .name = "wall_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3 },
+	};
 	size_t i;
 
-	fputs("\"gpus\":[", fp);
-	for (i = 0; i < bd->ngpus; i++) {
-		const struct prof_gpu_util *g = &bd->gpus[i];
-		char busy[32], span[32];
+	core_table_init(t, cols, PR_NCOLS, 0);
+	for (i = 0; i < rep->ngroups; i++) {
+		const struct prof_report_group *g = &rep->groups[i];
+		char pid[32];
 
-		us(busy, sizeof(busy), g->busy);
-		us(span, sizeof(span), g->span);
-		fprintf(fp, "%s{\"device\":", i ? "," : "");
-		if (g->device >= 0)
-			fprintf(fp, "%d", g->device);
-		else
-			fputs("null", fp);
-		fprintf(fp, ",\"span_us\":%s,\"busy_us\":%s,\"busy_fraction\":%.6f,"
-			"\"smi_windows_1_6s\":%" PRIu64 ",\"smi_active_1_6s\":%" PRIu64
-			",\"smi_fraction_1_6s\":%.6f,\"smi_windows_1s\":%" PRIu64
-			",\"smi_active_1s\":%" PRIu64 ",\"smi_fraction_1s\":%.6f}",
-			span, busy, g->span > 0 ? (double)g->busy / (double)g->span : 0.0,
-			g->windows[0], g->active[0],
-			g->windows[0] ? (double)g->active[0] / (double)g->windows[0] : 0.0,
-			g->windows[1], g->active[1],
-			g->windows[1] ? (double)g->active[1] / (double)g->windows[1] : 0.0);
+		if (i && rep->groups[i - 1].pid == g->pid)
+			continue;
+		pid_text(pid, sizeof(pid), g->pid);
+		if (core_table_add_row(t, 0) < 0 || core_table_set_str(t, PR_PROCESS, pid) < 0 ||
+		    core_table_set_str(t, PR_NAME, g->process) < 0)
+			return -ENOMEM;
+		core_table_set_ns(t, PR_WALL, g->wall);
 	}
-	fputs("]", fp);
+	return 0;
 }
 
-static void json_problems(FILE *fp, const struct prof_problems *pb)
+static int problem_table(struct core_table *t, const struct prof_problems *pb)
 {
-	static const char *const keys[PROF_PROB_COUNT] = {
-		"malformed", "unknown_kind", "end_before_start", "unmatched", "truncated",
+	static const struct core_col cols[PROF_PROB_COUNT + 1] = {
+		{ .name = "malformed", .type = CORE_COL_INT },
+		{ .name = "unknown_kind", .type = CORE_COL_INT },
+		{ .name = "end_before_start", .type = CORE_COL_INT },
+		{ .name = "unmatched", .type = CORE_COL_INT },
+		{ .name = "truncated", .type = CORE_COL_INT },
+		{ .name = "recorder_warnings", .type = CORE_COL_INT },
 	};
 	int i;
 
-	fputs("\"problems\":{", fp);
+	core_table_init(t, cols, PROF_PROB_COUNT + 1, CORE_TABLE_RECORD);
+	if (core_table_add_row(t, 0) < 0)
+		return -ENOMEM;
 	for (i = 0; i < PROF_PROB_COUNT; i++)
-		fprintf(fp, "%s\"%s\":%" PRIu64, i ? "," : "", keys[i], pb ? pb->count[i] : 0);
-	fprintf(fp, ",\"recorder_warnings\":%" PRIu64 "}", pb ? pb->recorder_warnings : 0);
+		core_table_set_int(t, (size_t)i, pb ? (int64_t)pb->count[i] : 0);
+	core_table_set_int(t, PROF_PROB_COUNT, pb ? (int64_t)pb->recorder_warnings : 0);
+	return 0;
+}
+
+int prof_report_json_value(FILE *fp, const struct core_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	ret = core_table_write(m, t, CORE_FORMAT_JSON);
+	if (fclose(m) != 0 && ret == 0)
+		ret = -ENOMEM;
+	if (ret == 0) {
+		while (len && buf[len - 1] == '\n')
+			len--;
+		if (fwrite(buf, 1, len, fp) != len)
+			ret = -EIO;
+	}
+	free(buf);
+	return ret;
 }
 
 int prof_report_json(FILE *fp, const struct prof_report *rep)
 {
-	size_t i, j;
-	int s;
+	struct core_col cols[C_NCOLS];
+	struct core_table rows, procs, gpus, probs;
+	int ret;
 
-	fprintf(fp, "{\"by\":\"%s\",\"processes\":[", prof_report_by_name(rep->by));
-	for (i = 0; i < rep->ngroups; i = j) {
-		const struct prof_report_group *g = &rep->groups[i];
-		char t[32];
-
-		us(t, sizeof(t), g->wall);
-		fprintf(fp, "%s{\"pid\":", i ? "," : "");
-		if (g->pid < 0)
-			fputs("null", fp);
-		else
-			fprintf(fp, "%" PRId64, g->pid);
-		fputs(",\"name\":", fp);
-		json_str(fp, g->process);
-		fprintf(fp, ",\"wall_us\":%s,\"groups\":[", t);
-		for (j = i; j < rep->ngroups && rep->groups[j].pid == g->pid; j++) {
-			const struct prof_report_group *h = &rep->groups[j];
-			int first = 1;
-
-			us(t, sizeof(t), h->total);
-			fprintf(fp, "%s{\"%s\":", j > i ? "," : "",
-				rep->by == PROF_BY_PHASE ? "phase" : "operation");
-			json_str(fp, h->key);
-			fprintf(fp, ",\"calls\":%" PRIu64 ",\"time_us\":%s,\"percent\":%.2f,\"rows\":[",
-				h->calls, t, percent(h->total, h->wall));
-			for (s = 0; s < PROF_SLOT_COUNT; s++) {
-				if (!h->ns[s])
-					continue;
-				us(t, sizeof(t), h->ns[s]);
-				fprintf(fp, "%s{\"resource\":\"%s\",\"category\":\"%s\",\"time_us\":%s,"
-					"\"percent\":%.2f}", first ? "" : ",", prof_slot_resource(s),
-					prof_slot_category(s), t, percent(h->ns[s], h->wall));
-				first = 0;
-			}
-			fputs("]}", fp);
-		}
-		fputs("]}", fp);
+	ret = build_table(&rows, cols, rep, CORE_FORMAT_JSON);
+	if (ret == 0)
+		ret = process_table(&procs, rep);
+	else
+		core_table_init(&procs, NULL, 0, 0);
+	if (ret == 0)
+		ret = gpu_table(&gpus, rep->bd);
+	else
+		core_table_init(&gpus, NULL, 0, 0);
+	if (ret == 0)
+		ret = problem_table(&probs, rep->problems);
+	else
+		core_table_init(&probs, NULL, 0, 0);
+	if (ret == 0) {
+		fprintf(fp, "{\"by\":\"%s\",\"processes\":", prof_report_by_name(rep->by));
+		ret = prof_report_json_value(fp, &procs);
 	}
-	fputs("],", fp);
-	json_gpus(fp, rep->bd);
-	fputs(",", fp);
-	json_problems(fp, rep->problems);
-	fputs("}\n", fp);
-	return ferror(fp) ? -EIO : 0;
+	if (ret == 0) {
+		fputs(",\"rows\":", fp);
+		ret = prof_report_json_value(fp, &rows);
+	}
+	if (ret == 0) {
+		fputs(",\"gpus\":", fp);
+		ret = prof_report_json_value(fp, &gpus);
+	}
+	if (ret == 0) {
+		fputs(",\"problems\":", fp);
+		ret = prof_report_json_value(fp, &probs);
+	}
+	if (ret == 0)
+		fputs("}\n", fp);
+	core_table_release(&rows);
+	core_table_release(&procs);
+	core_table_release(&gpus);
+	core_table_release(&probs);
+	return ret < 0 ? ret : ferror(fp) ? -EIO : 0;
 }

@@ -7,20 +7,25 @@
  * percent of a row is its time over the profiled wall time of its
  * process (over the sum of them when the group is all processes).
  *
- * Formats (all write to `fp` and return 0, -ENOMEM or -EIO); the rows of
- * csv, jsonl and table go through the toolkit's table writer
- * (core/table.h), JSON strings through core_utf8_write_json:
- *   csv    header "process,operation,resource,category,time_us,percent",
- *          one row per non-zero slot; time_us exact to the nanosecond
- *          (three decimals), percent with two decimals; process is the pid,
- *          or "all"
+ * Formats (all write to `fp` and return 0, -ENOMEM or -EIO); every row
+ * goes through the toolkit's table writer (core/table.h), so that table,
+ * csv, json and jsonl carry the same columns:
+ *   csv    header "process,operation,resource,category,time_us,percent,
+ *          calls,exclusive_ns,inclusive_ns,mean_ns,p50_ns,p95_ns,max_ns",
+ *          one row per non-zero slot (one row without resource for an
+ *          operation whose calls own no time); time_us exact to the
+ *          nanosecond (three decimals), percent with two decimals; process
+ *          is the pid, or "all"; the call statistics of the group on each
+ *          of its rows, empty where they do not apply
  *   jsonl  the rows of csv as JSON Lines, with the same keys
- *   table  a section per process, aligned, human units, a total line per
- *          process, and the GPU utilisation next to the nvidia-smi figure
- *   json   one object: {"processes": [...], "gpus": [...], "problems": {...}}
- *   svg    a stacked bar per group, like RL-Scope's figures, with a legend
- * Chrome Trace Event output is a sink of the scan (report_chrome.h), and
- * --compare output is in report_compare.h.
+ *   table  a section per process, aligned, human units, the statistics on
+ *          the first row of each group, a total line per process, and the
+ *          GPU utilisation next to the nvidia-smi figure
+ *   json   {"by", "processes": [...], "rows": [the jsonl rows], "gpus":
+ *          [...], "problems": {...}}, each part written by the table writer
+ *   svg    report_svg.h
+ * Chrome and Perfetto output are sinks of the scan (report_chrome.h,
+ * report_perfetto.h), and --compare output is in report_compare.h.
  */
 #ifndef PROF_REPORT_H
 #define PROF_REPORT_H
@@ -48,9 +53,12 @@ struct prof_report_group {
 	const char *process;	/* process name, "" when unknown */
 	const char *key;	/* operation, phase, or "[all]" */
 	int64_t wall;		/* ns the percent is relative to */
-	int64_t total;		/* ns of the group */
-	uint64_t calls;		/* op rows (operations only) */
+	int64_t total;		/* ns of the group: its exclusive time */
 	prof_slots ns;
+	/* Operations only (has_calls): their calls, from prof_breakdown_op_calls. */
+	int has_calls;
+	uint64_t calls;
+	int64_t inclusive, mean, p50, p95, max;
 };
 
 struct prof_report {
@@ -77,6 +85,28 @@ int prof_report_csv(FILE *fp, const struct prof_report *rep);
 int prof_report_table(FILE *fp, const struct prof_report *rep);
 int prof_report_json(FILE *fp, const struct prof_report *rep);
 int prof_report_svg(FILE *fp, const struct prof_report *rep);
+
+/*
+ * --tree: the call tree of each process (struct prof_bd_node), depth
+ * first, children by decreasing inclusive time, and each process's
+ * unannotated time last, in format f of core/table.h.  Columns: process,
+ * operation (indented by depth in the table), depth, calls, exclusive_ns,
+ * inclusive_ns, mean_ns, p50_ns, p95_ns, max_ns, percent (inclusive time
+ * over the process's profiled wall time).  JSON: an array of the rows.
+ */
+int prof_report_tree(FILE *fp, const struct prof_report *rep, enum core_format f);
+
+/* "process 12 (python train.py): 1.23 s profiled": the heading of g's process. */
+void prof_report_heading(char *buf, size_t size, const struct prof_report_group *g);
+/* t in JSON, without the newline that ends a document. */
+int prof_report_json_value(FILE *fp, const struct core_table *t);
+
+/*
+ * Whether `name` (rlprof-report -p NAME) names the process of `command`:
+ * the whole command, or the last path component of one of its words
+ * ("train.py" and "python" both name "python train.py").
+ */
+int prof_report_name_matches(const char *command, const char *name);
 
 /*
  * A duration such as "1.5s", "200ms", "30us", "100ns" (a bare number is

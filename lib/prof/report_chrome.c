@@ -26,7 +26,9 @@ struct synth {
 struct prof_chrome {
 	FILE *fp;
 	int64_t from, to, lo, hi;
-	int64_t only_pid;
+	int64_t t0;		/* the start of the first event: ts 0 */
+	int64_t *only;		/* prof_chrome_only() */
+	size_t nonly, only_cap;
 	int started, first;
 	struct synth *syn;
 	size_t nsyn, syn_cap, last;
@@ -51,14 +53,28 @@ int prof_chrome_new(struct prof_chrome **out, FILE *fp, int64_t from, int64_t to
 	c->lo = INT64_MIN;
 	c->hi = INT64_MAX;
 	c->last = (size_t)-1;
-	c->only_pid = -1;
 	header(c);
 	return 0;
 }
 
-void prof_chrome_only(struct prof_chrome *c, int64_t pid)
+int prof_chrome_only(struct prof_chrome *c, int64_t pid)
 {
-	c->only_pid = pid;
+	if (CORE_GROW(c->only, c->only_cap, c->nonly + 1) < 0)
+		return -ENOMEM;
+	c->only[c->nonly++] = pid;
+	return 0;
+}
+
+static int shown(const struct prof_chrome *c, int64_t pid)
+{
+	size_t i;
+
+	if (!c->nonly)
+		return 1;
+	for (i = 0; i < c->nonly; i++)
+		if (c->only[i] == pid)
+			return 1;
+	return 0;
 }
 
 void prof_chrome_free(struct prof_chrome *c)
@@ -66,6 +82,7 @@ void prof_chrome_free(struct prof_chrome *c)
 	if (!c)
 		return;
 	free(c->syn);
+	free(c->only);
 	free(c);
 }
 
@@ -108,6 +125,7 @@ static int64_t synth_tid(struct prof_chrome *c, int64_t pid, int type, int64_t a
 	return PROF_CHROME_TID_BASE + (int64_t)i;
 }
 
+/* Microseconds with three decimals: exact to the ns as a JSON double up to 2^53 ns (104 days). */
 static void ts(FILE *fp, const char *key, int64_t ns)
 {
 	char buf[32];
@@ -125,6 +143,7 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 
 	if (!c->started) {
 		c->started = 1;
+		c->t0 = ev->start;
 		if (c->from != INT64_MIN)
 			c->lo = ev->start + c->from;
 		if (c->to != INT64_MAX)
@@ -191,7 +210,7 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 		fputs(",\"ph\":\"X\"", fp);
 		break;
 	}
-	ts(fp, "ts", a);
+	ts(fp, "ts", a - c->t0);
 	if (ev->kind != PROF_KIND_MARK && ev->kind != PROF_KIND_WARNING &&
 	    ev->kind != PROF_KIND_COUNTER)
 		ts(fp, "dur", b - a);
@@ -241,13 +260,13 @@ int prof_chrome_finish(struct prof_chrome *c, const struct prof_trace_reader *r)
 	for (i = 0; i < np; i++) {
 		const char *n = prof_trace_str(r, pr[i].name);
 
-		if (c->only_pid >= 0 && pr[i].pid != c->only_pid)
+		if (!shown(c, pr[i].pid))
 			continue;
 		snprintf(buf, sizeof(buf), "%.70s%spid %" PRId64, n, *n ? " " : "", pr[i].pid);
 		meta(c, "process_name", pr[i].pid, -1, buf);
 	}
 	for (i = 0; i < nt; i++)
-		if (th[i].name && (c->only_pid < 0 || th[i].pid == c->only_pid))
+		if (th[i].name && shown(c, th[i].pid))
 			meta(c, "thread_name", th[i].pid, th[i].tid, prof_trace_str(r, th[i].name));
 	for (i = 0; i < c->nsyn; i++) {
 		const struct synth *s = &c->syn[i];
@@ -268,6 +287,7 @@ int prof_chrome_finish(struct prof_chrome *c, const struct prof_trace_reader *r)
 	}
 	fprintf(c->fp, "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"producer\":\"rlprof-report\",\"trace\":");
 	json_str(c->fp, prof_trace_name(r));
-	fputs("}}\n", c->fp);
+	/* A string: a JSON number cannot hold epoch nanoseconds exactly. */
+	fprintf(c->fp, ",\"start_ns\":\"%" PRId64 "\"}}\n", c->started ? c->t0 : 0);
 	return ferror(c->fp) ? -EIO : 0;
 }

@@ -15,7 +15,10 @@
  *                            correlation... (what the trace gives)
  * so that the durations on each track nest.  Counters are "C" events,
  * recorder warnings are process-wide instants named "warning".
- * Timestamps are microseconds of the trace clock with three decimals.
+ * Timestamps are microseconds from the trace start (the start of the first
+ * event, "start_ns" in otherData, as a string of nanoseconds of the trace
+ * clock) with three decimals, so that a JSON reader gets them back exactly
+ * to the nanosecond (up to 2^53 ns, 104 days).
  *
  * The writer is a sink for prof_report_scan(): events are written as they
  * come to `fp` (which must be seekable, so that a restart can truncate it),
@@ -37,8 +40,9 @@ struct prof_chrome;
 int prof_chrome_new(struct prof_chrome **out, FILE *fp, int64_t from, int64_t to);
 int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 		      const struct prof_ev *ev);
-/* Name only the process `pid` in the metadata (the caller filters events). */
-void prof_chrome_only(struct prof_chrome *c, int64_t pid);
+/* Name only the processes given so in the metadata (the caller filters
+ * events).  Returns 0 or -ENOMEM. */
+int prof_chrome_only(struct prof_chrome *c, int64_t pid);
 /* Forget what was written (truncate fp). */
 int prof_chrome_restart(struct prof_chrome *c);
 /* Write metadata events and the end of the document.  Returns 0 or -EIO. */
