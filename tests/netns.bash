@@ -36,11 +36,13 @@ netns_addr() {
 	echo "$NETNS_SUBNET.$((10 + $1))"
 }
 
-# on HOST COMMAND...: run COMMAND in host HOST's namespace (h0, h1, ...).
+# on HOST COMMAND...: run COMMAND in host HOST's network namespace (h0,
+# h1, ...).  Only the network is switched (not `ip netns exec`, which also
+# remounts /sys and so hides the cgroup tree that slurmd needs).
 on() {
 	local h=$1
 	shift
-	ip netns exec "$NETNS_PREFIX-$h" "$@"
+	nsenter --net="/run/netns/$NETNS_PREFIX-$h" -- "$@"
 }
 
 # Remove the namespaces of runs whose owner is gone.
@@ -169,4 +171,78 @@ netns_freeze() {
 netns_thaw() {
 	# shellcheck disable=SC2046
 	kill -CONT $(ip netns pids "$NETNS_PREFIX-$1")
+}
+
+# netns_slurm_up: a Slurm cluster over the hosts: slurmctld on h0 (where
+# the tests submit from), a slurmd on each of h1..hN as node hI, munged
+# shared (its socket is a file).  Each daemon gets its own hostname (a UTS
+# namespace), so that every slurmd is a node of its own.  Prints why not
+# and returns 2 when a daemon is not installed, 1 when one cannot start.
+netns_slurm_up() {
+	local n=$NETNS_HOSTS i d
+	for d in munged slurmctld slurmd; do
+		command -v $d > /dev/null || command -v /usr/sbin/$d > /dev/null ||
+			{ echo "needs $d (Debian's slurm-wlm and munge)"; return 2; }
+	done
+	export S="$NETNS/slurm" SLURM_CONF="$NETNS/slurm/slurm.conf"
+	mkdir -p "$S/state"
+	head -c 1024 /dev/urandom > "$S/munge.key"
+	chmod 600 "$S/munge.key"
+	# -f: the socket's folder is under a private temporary folder.
+	munged -f -S "$S/munge.socket" --key-file="$S/munge.key" --log-file="$S/munged.log" \
+		--pid-file="$S/munged.pid" --seed-file="$S/munged.seed" 2> "$S/munged.err" ||
+		{ echo "munged cannot start: $(cat "$S/munged.err")"; return 1; }
+	cat > "$SLURM_CONF" <<CONF
+ClusterName=fiberrun-netns
+SlurmctldHost=h0($(netns_addr 0))
+SlurmctldPort=6817
+SlurmdPort=6818
+AuthType=auth/munge
+AuthInfo=socket=$S/munge.socket
+CredType=cred/munge
+StateSaveLocation=$S/state
+SlurmdSpoolDir=$S/spool-%n
+SlurmctldPidFile=$S/slurmctld.pid
+SlurmdPidFile=$S/slurmd-%n.pid
+SlurmctldLogFile=$S/slurmctld.log
+SlurmdLogFile=$S/slurmd-%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SwitchType=switch/none
+MpiDefault=none
+SlurmUser=root
+SlurmdUser=root
+ReturnToService=2
+SlurmdTimeout=10
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SlurmdParameters=config_overrides
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+CONF
+	for ((i = 1; i <= n; i++)); do
+		echo "NodeName=h$i NodeAddr=$(netns_addr "$i") CPUs=1 State=UNKNOWN" >> "$SLURM_CONF"
+	done
+	echo "PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >> "$SLURM_CONF"
+	on h0 unshare --uts sh -c 'hostname h0 && exec slurmctld -i' > "$S/slurmctld.out" 2>&1 ||
+		{ echo "slurmctld cannot start: $(tail -3 "$S/slurmctld.log")"; return 1; }
+	for ((i = 1; i <= n; i++)); do
+		mkdir -p "$S/spool-h$i"
+		on "h$i" unshare --uts sh -c "hostname h$i && exec slurmd" > "$S/slurmd-h$i.out" 2>&1 ||
+			{ echo "slurmd cannot start on h$i: $(tail -3 "$S/slurmd-h$i.log")"; return 1; }
+	done
+	wait_for netns_slurm_idle "$n" ||
+		{ echo "the nodes did not come up: $(on h0 sinfo -h 2>&1 | tr '\n' ' ')"; return 1; }
+}
+
+# netns_slurm_idle N: N nodes are idle.
+netns_slurm_idle() {
+	[ "$(on h0 sinfo -h -N -t idle -o %N 2> /dev/null | sort -u | wc -l)" -eq "$1" ]
+}
+
+# netns_slurm_down: munged (the daemons go with their namespaces).
+netns_slurm_down() {
+	[ -f "${S:-}/munged.pid" ] && kill "$(cat "$S/munged.pid")" 2> /dev/null
+	return 0
 }
