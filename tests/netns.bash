@@ -138,6 +138,7 @@ LogLevel INFO
 CONF
 	on "h$i" /usr/sbin/sshd -f "$NETNS/sshd$i.conf" -D -E "$NETNS/sshd$i.log" &
 	echo $! > "$NETNS/sshd$i.bgpid"
+	disown $!	# netns_down kills it, without a word from the shell
 }
 
 # From the master's host h0, as fiberrun will reach it.
