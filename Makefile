@@ -166,6 +166,7 @@ PROGRAMS := $(patsubst cmd/%.c,%,$(wildcard cmd/*.c))
 
 include $(sort $(wildcard lib/*/module.mk))
 include $(sort $(wildcard cmd/*.mk))
+include share/python/rlkit.mk
 
 LIB_OBJS := $(patsubst %.c,$(O)/obj/%.o,$(LIB_SRCS))
 LIB_A := $(O)/lib/librlkit.a
