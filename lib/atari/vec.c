@@ -286,10 +286,13 @@ int atari_vec_open(struct atari_vec **out, const char *rom_path, const char *gam
 		goto fail;
 	}
 	st->filled = calloc((size_t)v->rings, sizeof(*st->filled));
-	st->nthreads = vc->threads > 0 ? vc->threads : core_sys_cpus();
-	if (st->nthreads > n)
-		st->nthreads = n;
-	st->threads = calloc((size_t)st->nthreads, sizeof(*st->threads));
+	/* Workers: the threads but the caller's own. */
+	st->nthreads = (vc->threads > 0 ? vc->threads : core_sys_cpus()) - 1;
+	if (st->nthreads > n - 1)
+		st->nthreads = n - 1;
+	if (st->nthreads < 0)
+		st->nthreads = 0;
+	st->threads = calloc((size_t)st->nthreads + 1, sizeof(*st->threads));
 	if (!st->filled || !st->threads) {
 		ret = core_error_set(err, -ENOMEM, "out of memory");
 		goto fail;
@@ -347,7 +350,7 @@ int atari_vec_send(struct atari_vec *v, const int32_t *actions, const int32_t *i
 			st->queue[(st->head + st->count++) % v->vc.n] = i;
 		}
 		st->sent += count;
-		if (count == 1)
+		if (count == 1 || st->nthreads == 1)
 			pthread_cond_signal(&st->work);
 		else if (count > 1)
 			pthread_cond_broadcast(&st->work);
@@ -368,8 +371,20 @@ int atari_vec_recv(struct atari_vec *v, struct core_error *err)
 		pthread_mutex_unlock(&st->lock);
 		return core_error_set(err, -EINVAL, "recv needs %d environments sent, not %d", bs, st->sent);
 	}
-	while (atomic_load(&st->filled[r]) < bs)
-		pthread_cond_wait(&st->ready, &st->lock);
+	/* The caller is one of the threads: it steps environments while it waits. */
+	while (atomic_load(&st->filled[r]) < bs) {
+		if (st->count) {
+			int i = st->queue[st->head];
+
+			st->head = (st->head + 1) % v->vc.n;
+			st->count--;
+			pthread_mutex_unlock(&st->lock);
+			vec_run(v, i);
+			pthread_mutex_lock(&st->lock);
+		} else {
+			pthread_cond_wait(&st->ready, &st->lock);
+		}
+	}
 	atomic_store(&st->filled[r], 0);
 	ids = (const int32_t *)(batch + v->off_env_id);
 	for (int k = 0; k < bs; k++)

@@ -31,9 +31,13 @@
  * step, Gymnasium's default) the observation is the last one and the next
  * action given to that environment is ignored: it starts a new episode.
  *
- * Threads: `threads` workers (0: one per CPU), at most n.  atari_vec_send
- * and atari_vec_recv are called from one thread at a time; recv blocks
- * until the batch is full.  Errors (-EINVAL with a message): an action out
+ * Threads: `threads` threads step environments (0: one per CPU), at most
+ * n: threads - 1 workers, and the caller itself while it waits in
+ * atari_vec_recv, so that one thread steps without any hand-over and a
+ * synchronous step uses the caller's CPU too.  Environments sent are
+ * stepped by the workers at once, overlapping what the caller does until
+ * it calls recv.  atari_vec_send and atari_vec_recv are called from one
+ * thread at a time; recv returns when the batch is full.  Errors (-EINVAL with a message): an action out
  * of range, an id out of range or already sent and not yet received, a
  * recv that could never complete (fewer environments sent than a batch).
  */
@@ -52,7 +56,7 @@
 
 struct atari_vec_config {
 	int n;			/* environments */
-	int threads;		/* workers, 0: one per CPU */
+	int threads;		/* stepping threads (caller included), 0: one per CPU */
 	int batch_size;		/* environments per recv, 0: n */
 	int stack;		/* frames per observation, >= 1 */
 	int same_step;		/* autoreset in the step that ended the episode */

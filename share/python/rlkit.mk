@@ -1,7 +1,7 @@
 # share/python: the Python package rlkit.  Its modules are copied into
 # $(O)/share/rlkit/python/ (lib/prof/module.mk copies every .py there), laid
-# out as installed; this adds the C extension of rlkit.atari, which links
-# the static library, so that the installed package needs no library path.
+# out as installed; this adds the C extension of rlkit.atari, which holds
+# the emulator itself, so that the installed package needs no library path.
 # Without the Python headers (python3-dev) there is no rlkit.atari.
 ATARI_PYEXT := $(O)/share/rlkit/python/rlkit/_atari.so
 
@@ -11,12 +11,27 @@ INSTALL_DATA_EXTRA += install -m 755 $(ATARI_PYEXT) '$(DESTDIR)$(DATADIR)/rlkit/
 endif
 PIP_PACKAGES += gymnasium numpy ale-py pytest
 
-$(ATARI_PYEXT): share/python/rlkit/_atari.c $(O)/lib/librlkit.a $(O)/build-flags
+# The extension compiles the emulator's sources itself, without sanitizers
+# (SANITIZE=...), so that it loads into any python3; pyproject.toml builds
+# the same list.
+ATARI_PYEXT_SRCS := share/python/rlkit/_atari.c $(wildcard lib/atari/*.c) \
+	lib/core/error.c lib/core/grow.c lib/core/sys.c
+
+ATARI_PYEXT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
+	-Wno-missing-field-initializers -Wno-cast-function-type -Ilib $(PY_INCLUDES) $(CFLAGS)
+ATARI_PYEXT_OBJS := $(patsubst %.c,$(O)/pyext-obj/%.o,$(ATARI_PYEXT_SRCS))
+
+$(O)/pyext-obj/%.o: %.c $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(ATARI_PYEXT_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(ATARI_PYEXT): $(ATARI_PYEXT_OBJS)
 	@mkdir -p $(@D)
 	$(quiet) LINK $@
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
-		-Wno-missing-field-initializers -Wno-cast-function-type -Ilib $(PY_INCLUDES) \
-		$(SAN_FLAGS) $(CFLAGS) -shared -o $@.tmp.so $< $(O)/lib/librlkit.a -lm && mv $@.tmp.so $@
+	$(Q)$(CC) -shared -pthread -o $@.tmp.so $^ -lm && mv $@.tmp.so $@
+
+-include $(wildcard $(O)/pyext-obj/*/*.d $(O)/pyext-obj/*/*/*.d $(O)/pyext-obj/*/*/*/*.d)
 
 # The training tests (Stable-Baselines3 PPO over rlkit.atari) need PyTorch:
 # 'make check-train' installs what they need and runs them; 'make check'
