@@ -316,7 +316,7 @@ install-lib: all
 	$(INSTALL_LIB_EXTRA)
 
 install-man:
-	for s in 1 5 7; do \
+	for s in 1 3 5 7; do \
 		install -d '$(DESTDIR)$(MANDIR)/man'$$s; \
 		for f in man/man$$s/*.$$s; do [ -f "$$f" ] || continue; \
 			install -m 644 "$$f" '$(DESTDIR)$(MANDIR)/man'$$s || exit 1; done; done
@@ -337,7 +337,7 @@ uninstall:
 	rm -f '$(DESTDIR)$(LIBDIR)'/librlkit.a '$(DESTDIR)$(LIBDIR)'/librlkit.so*
 	rm -f '$(DESTDIR)$(LIBDIR)/pkgconfig/rlkit.pc'
 	rm -rf '$(DESTDIR)$(INCLUDEDIR)/rlkit' '$(DESTDIR)$(DATADIR)/rlkit'
-	for s in 1 5 7; do for f in man/man$$s/*.$$s; do [ -f "$$f" ] || continue; \
+	for s in 1 3 5 7; do for f in man/man$$s/*.$$s; do [ -f "$$f" ] || continue; \
 		rm -f '$(DESTDIR)$(MANDIR)/man'$$s/$$(basename $$f); done; done
 	for p in $(PROGRAMS); do \
 		rm -f '$(DESTDIR)$(DATADIR)/bash-completion/completions/'$$p \
