@@ -6,6 +6,8 @@
 #   all                build the library, the programs and their data (default)
 #   check              run 'deps', build, then run every test (tests/run;
 #                      tests/02-fuzz.bats builds the fuzzers it runs)
+#   check-train        install PyTorch and Stable-Baselines3, then run the
+#                      training tests of rlkit.atari (PPO, a few thousand steps)
 #   demo               run 'deps', build, then run the main job end to end
 #   deps               install missing Debian and Python packages when root,
 #                      otherwise print the exact command and fail (.ci/deps

@@ -30,10 +30,11 @@ pytest_file() {
 	pytest_file test_parity.py
 }
 
-@test "rlkit.atari: installed by make install, importable from the installed tree" {
+@test "make install: rlkit.atari and rlkit-atari(3) in place, importable from the installed tree" {
 	rlkit_make install DESTDIR="$BATS_TEST_TMPDIR/root" PREFIX=/usr >/dev/null
 	local py="$BATS_TEST_TMPDIR/root/usr/share/rlkit/python"
 	[ -e "$py/rlkit/_atari.so" ] && [ -e "$py/rlkit/atari.py" ] || fail "not installed in $py"
+	[ -f "$BATS_TEST_TMPDIR/root/usr/share/man/man3/rlkit-atari.3" ] || fail "rlkit-atari(3) not installed"
 	run env PYTHONPATH="$py" python3 -c '
 import rlkit.atari, numpy as np
 env = rlkit.atari.VectorEnv("catch", 2)

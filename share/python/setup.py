@@ -7,8 +7,11 @@ import os
 from setuptools import Extension, setup
 
 here = os.path.dirname(os.path.abspath(__file__))
-top = os.path.relpath(os.path.join(here, "..", ".."), here)
-lib = os.path.join(top, "lib")
+# The sources through a link in this folder (setuptools wants relative
+# paths, and puts the objects of "../../lib" outside its build folder).
+lib = "_lib"
+if not os.path.exists(os.path.join(here, lib)):
+    os.symlink(os.path.join("..", "..", "lib"), os.path.join(here, lib))
 sources = ["rlkit/_atari.c"] + sorted(glob.glob(os.path.join(lib, "atari", "*.c"))) + \
     [os.path.join(lib, "core", f) for f in ("error.c", "grow.c", "sys.c")]
 

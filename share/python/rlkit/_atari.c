@@ -32,21 +32,27 @@ static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
 	static char *names[] = { "rom", "game", "num_envs", "batch_size", "threads", "frame_stack",
 		"same_step", "full_action_space", "frameskip", "repeat_action_probability",
 		"max_frames", "noop_max", "episodic_life", "maxpool", "obs", "resize", "difficulty",
-		"seed", NULL };
+		"seed", "mode", NULL };
 	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
 	struct atari_vec_config vc = ATARI_VEC_CONFIG_INIT;
 	struct core_error err = CORE_ERROR_INIT;
 	const char *rom, *game = NULL;
 	unsigned long long seed = 0;
-	int ret;
+	int ret, mode = -1;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "sziiiippifiippiiiK", names, &rom, &game,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "sziiiippifiippiiiK|i", names, &rom, &game,
 					 &vc.n, &vc.batch_size, &vc.threads, &vc.stack,
 					 &vc.same_step, &vc.full_action_space, &cfg.frameskip,
 					 &cfg.repeat_action_probability, &cfg.max_frames,
 					 &cfg.noop_max, &cfg.episodic_life, &cfg.maxpool, &cfg.obs,
-					 &cfg.resize, &cfg.difficulty, &seed))
+					 &cfg.resize, &cfg.difficulty, &seed, &mode))
 		return -1;
+	/* Game modes: -1 is the game's default mode. */
+	if (mode != -1) {
+		PyErr_Format(PyExc_ValueError, "mode=%d: this emulator selects only the default mode so far",
+			     mode);
+		return -1;
+	}
 	cfg.seed = seed;
 	if (self->v)
 		atari_vec_free(self->v);

@@ -136,8 +136,6 @@ class VectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"resize must be (84, 84) or None, not {resize!r}")
         if backend not in ("cpu", "cuda"):
             raise ValueError(f"backend must be 'cpu' or 'cuda', not {backend!r}")
-        if mode is not None:
-            raise ValueError(f"mode={mode!r}: this emulator selects only the default mode so far")
         autoreset_mode = AutoresetMode(autoreset_mode)
         if autoreset_mode == AutoresetMode.DISABLED:
             raise ValueError("autoreset_mode must be NextStep or SameStep")
@@ -156,7 +154,8 @@ class VectorEnv(gym.vector.VectorEnv):
             max_frames=int(max_episode_steps or 0), noop_max=int(noop_max),
             episodic_life=int(bool(episodic_life)), maxpool=bool(maxpool),
             obs=_OBS_TYPES[obs_type], resize=int(resize is not None and obs_type != "ram"),
-            difficulty=int(difficulty or 0), seed=int(seed or 0) & (2**64 - 1))
+            difficulty=int(difficulty or 0), seed=int(seed or 0) & (2**64 - 1),
+            mode=-1 if mode is None else int(mode))
         lay = self._c.layout()
         self._layout = lay
         self.game = lay["game"]

@@ -39,3 +39,16 @@ def test_ppo_trains(game, steps):
     assert changed > 0, "no parameter moved"
     assert np.isfinite(model.logger.name_to_value.get("train/loss", 0.0))
     env.close()
+
+
+def test_dlpack_path_shares_the_batch_memory():
+    """backend="cuda" hands batches to torch through DLPack; on the CPU the
+    same path gives tensors over the emulator's buffers, without a copy."""
+    from rlkit import _dlpack
+    from rlkit.atari import VectorEnv
+    env = VectorEnv("pong", 2)
+    obs, _ = env.reset(seed=0)
+    t = _dlpack.to_device(obs, torch.device("cpu"))
+    assert t.data_ptr() == obs.ctypes.data and tuple(t.shape) == obs.shape
+    obs2, r, term, trunc, info = env.step(np.zeros(2, int))
+    assert _dlpack.to_device(term, torch.device("cpu")).dtype == torch.bool
