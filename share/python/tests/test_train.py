@@ -52,3 +52,22 @@ def test_dlpack_path_shares_the_batch_memory():
     assert t.data_ptr() == obs.ctypes.data and tuple(t.shape) == obs.shape
     obs2, r, term, trunc, info = env.step(np.zeros(2, int))
     assert _dlpack.to_device(term, torch.device("cpu")).dtype == torch.bool
+
+
+def test_cleanrl_style_example_runs():
+    """share/examples/ppo_atari.py: two updates on the project's own ROM."""
+    import os
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    example = os.path.join(here, "..", "..", "examples", "ppo_atari.py")
+    import rlkit
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(rlkit.__file__)))
+    out = subprocess.run([sys.executable, example, "--game", "catch", "--num-envs", "4",
+                          "--num-steps", "32", "--total-steps", "256", "--epochs", "1",
+                          "--device", "cpu"], capture_output=True, text=True, env=env,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "update,steps,steps_per_s,mean_return,loss"
+    assert [line.split(",")[:2] for line in lines[1:]] == [["1", "128"], ["2", "256"]]
