@@ -400,6 +400,19 @@ void atari_vec_seed(struct atari_vec *v, uint64_t seed)
 	v->cfg.seed = seed;
 }
 
+void atari_vec_stop(struct atari_vec *v)
+{
+	struct atari_vec_state *st = v->state;
+
+	pthread_mutex_lock(&st->lock);
+	st->stop = 1;
+	pthread_cond_broadcast(&st->work);
+	pthread_mutex_unlock(&st->lock);
+	for (int k = 0; k < st->nthreads; k++)
+		pthread_join(st->threads[k], NULL);
+	st->nthreads = 0;
+}
+
 void atari_vec_free(struct atari_vec *v)
 {
 	struct atari_vec_state *st;
@@ -407,12 +420,7 @@ void atari_vec_free(struct atari_vec *v)
 	if (!v)
 		return;
 	st = v->state;
-	pthread_mutex_lock(&st->lock);
-	st->stop = 1;
-	pthread_cond_broadcast(&st->work);
-	pthread_mutex_unlock(&st->lock);
-	for (int k = 0; k < st->nthreads; k++)
-		pthread_join(st->threads[k], NULL);
+	atari_vec_stop(v);
 	pthread_mutex_destroy(&st->lock);
 	pthread_cond_destroy(&st->work);
 	pthread_cond_destroy(&st->ready);

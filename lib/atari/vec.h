@@ -108,6 +108,10 @@ int atari_vec_recv(struct atari_vec *v, struct core_error *err);
 /* The seed of the next ATARI_VEC_RELOAD (environment i uses seed and i). */
 void atari_vec_seed(struct atari_vec *v, uint64_t seed);
 
+/* Stop the workers (what was sent and not received is dropped); the
+ * arena stays until atari_vec_free. */
+void atari_vec_stop(struct atari_vec *v);
+
 /* Stop the workers and free everything (NULL is allowed). */
 void atari_vec_free(struct atari_vec *v);
 

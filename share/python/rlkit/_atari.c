@@ -168,6 +168,11 @@ static PyObject *vec_seed(VecObject *self, PyObject *args)
 /* close(): stop the workers; the arena lives while arrays use it. */
 static PyObject *vec_close(VecObject *self, PyObject *unused)
 {
+	if (self->v && !self->closed) {
+		Py_BEGIN_ALLOW_THREADS
+		atari_vec_stop(self->v);
+		Py_END_ALLOW_THREADS
+	}
 	self->closed = 1;
 	Py_RETURN_NONE;
 }

@@ -105,6 +105,14 @@ def test_observations_are_views_of_the_batch_and_copy_gives_own_arrays():
     assert not np.shares_memory(a, c) and a.flags.owndata
 
 
+def test_close_stops_the_workers():
+    env = VectorEnv("pong", 4, threads=4)
+    env.reset(seed=0)
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.step(np.zeros(4, int))
+
+
 def test_arrays_outlive_the_environment():
     env = VectorEnv("pong", 2)
     obs, _ = env.reset(seed=0)
