@@ -6,6 +6,8 @@
 #   all                build the library, the programs and their data (default)
 #   check              run 'deps', build, then run every test (tests/run;
 #                      tests/02-fuzz.bats builds the fuzzers it runs)
+#   check-train        install PyTorch and Stable-Baselines3, then run the
+#                      training tests of rlkit.atari (PPO, a few thousand steps)
 #   demo               run 'deps', build, then run the main job end to end
 #   deps               install missing Debian and Python packages when root,
 #                      otherwise print the exact command and fail (.ci/deps
@@ -166,6 +168,7 @@ PROGRAMS := $(patsubst cmd/%.c,%,$(wildcard cmd/*.c))
 
 include $(sort $(wildcard lib/*/module.mk))
 include $(sort $(wildcard cmd/*.mk))
+include share/python/rlkit.mk
 
 LIB_OBJS := $(patsubst %.c,$(O)/obj/%.o,$(LIB_SRCS))
 LIB_A := $(O)/lib/librlkit.a
@@ -315,7 +318,7 @@ install-lib: all
 	$(INSTALL_LIB_EXTRA)
 
 install-man:
-	for s in 1 5 7; do \
+	for s in 1 3 5 7; do \
 		install -d '$(DESTDIR)$(MANDIR)/man'$$s; \
 		for f in man/man$$s/*.$$s; do [ -f "$$f" ] || continue; \
 			install -m 644 "$$f" '$(DESTDIR)$(MANDIR)/man'$$s || exit 1; done; done
@@ -336,7 +339,7 @@ uninstall:
 	rm -f '$(DESTDIR)$(LIBDIR)'/librlkit.a '$(DESTDIR)$(LIBDIR)'/librlkit.so*
 	rm -f '$(DESTDIR)$(LIBDIR)/pkgconfig/rlkit.pc'
 	rm -rf '$(DESTDIR)$(INCLUDEDIR)/rlkit' '$(DESTDIR)$(DATADIR)/rlkit'
-	for s in 1 5 7; do for f in man/man$$s/*.$$s; do [ -f "$$f" ] || continue; \
+	for s in 1 3 5 7; do for f in man/man$$s/*.$$s; do [ -f "$$f" ] || continue; \
 		rm -f '$(DESTDIR)$(MANDIR)/man'$$s/$$(basename $$f); done; done
 	for p in $(PROGRAMS); do \
 		rm -f '$(DESTDIR)$(DATADIR)/bash-completion/completions/'$$p \

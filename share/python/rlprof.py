@@ -23,7 +23,7 @@ each thread's time with a profile hook (sys.setprofile and
 threading.setprofile):
 
   simulator  inside env.step()/env.reset() of a gymnasium (or gym) Env, and
-             inside native functions of simulator packages (ale_py,
+             inside native functions of simulator packages (ale_py, rlkit,
              gymnasium, gym, mujoco, pybullet)
   backend    inside native functions of ML backends (torch, numpy,
              tensorflow, jax, jaxlib, scipy)
@@ -150,7 +150,7 @@ def finish():
 
 # Automatic CPU categories.
 
-_SIMULATOR_ROOTS = ("ale_py", "gymnasium", "gym", "mujoco", "pybullet")
+_SIMULATOR_ROOTS = ("ale_py", "gymnasium", "gym", "mujoco", "pybullet", "rlkit")
 _BACKEND_ROOTS = ("torch", "numpy", "tensorflow", "jax", "jaxlib", "scipy")
 _ENV_METHODS = ("step", "reset")
 _cat = {}

@@ -1,0 +1,54 @@
+"""Parity with ALE through the Python API: with frameskip 1, no sticky
+actions and no noop starts, every RGB screen, reward, termination and lives
+value of rlkit.atari equals ale-py's ALEInterface after loadROM and
+reset_game, for the games the C parity suite verifies (tests/31), over
+fewer frames each."""
+import numpy as np
+import pytest
+
+ale_py = pytest.importorskip("ale_py")
+
+import rlkit.atari as ra
+
+FRAMES = 600
+
+GAMES = [name for name, _title, _md5, verified in ra.games() if verified == 1]
+
+
+def test_the_verified_games_are_many():
+    assert len(GAMES) >= 30
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_identical_to_ale(game):
+    path = ra.rom_path(game)
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", 7)
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.setInt("frame_skip", 1)
+    ale.loadROM(path)
+    ale.reset_game()
+    env = ra.VectorEnv(game, 1, frameskip=1, repeat_action_probability=0.0, obs_type="rgb",
+                       resize=None, maxpool=False, noop_max=0, max_episode_steps=0, threads=1)
+    assert list(env.action_set) == [int(a.value) for a in ale.getMinimalActionSet()]
+    actions = list(ale_py.Action)
+    obs, info = env.reset(seed=7)
+    assert np.array_equal(obs[0], ale.getScreenRGB()), "screen after reset"
+    assert info["lives"][0] == ale.lives(), "lives after reset"
+    rng = np.random.default_rng(7)
+    choice = rng.integers(0, len(env.action_set), FRAMES)
+    for t in range(FRAMES):
+        a = int(choice[t])
+        if ale.game_over():
+            ale.reset_game()
+            reward = 0
+        else:
+            reward = ale.act(actions[env.action_set[a]])
+        obs, r, term, trunc, info = env.step(np.array([a]))
+        where = f"frame {t + 1}"
+        assert r[0] == reward, where + ": reward"
+        assert bool(term[0]) == ale.game_over(), where + ": termination"
+        assert not trunc[0], where + ": truncation"
+        assert info["lives"][0] == ale.lives(), where + ": lives"
+        assert np.array_equal(obs[0], ale.getScreenRGB()), where + ": screen"
