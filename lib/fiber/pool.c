@@ -29,12 +29,13 @@
 #include "fiber/joblog.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
+#include "fiber/record.h"
 #include "fiber/task.h"
 #include "fiber/taskq.h"
 #include "fiber/wire.h"
 
 #define AUTH_TIMEOUT_NS (10 * 1000000000LL)
-#define START_TIMEOUT_NS (120 * 1000000000LL)
+#define START_TIMEOUT_S 120.0
 #define STOP_GRACE_NS (5 * 1000000000LL)
 #define SLOT_MAX_FAILS 5
 #define TICK_MS 100
@@ -73,7 +74,8 @@ struct worker {
 	const char *slot_host;		/* from the hosts file, or NULL */
 	char host[256];
 	struct core_ring fifo;		/* tasks sent, oldest first */
-	int64_t head_start_ns, since_ns, retry_ns;
+	int64_t head_start_ns, since_ns, retry_ns;	/* head_start_ns 0: not started */
+	int ready;		/* the command said it is ready (READY) */
 	int fails;
 	char exit_kind;
 	int exit_status;
@@ -104,6 +106,7 @@ struct pool {
 	struct core_map seen, logged;
 	struct fiber_joblog jl;
 	int stopping, draining, failed;
+	char last_loss[160];	/* why the last worker was lost, for "no workers left" */
 	int backlog;		/* workers still waiting to be started */
 	int64_t stop_ns;
 };
@@ -146,50 +149,36 @@ static int task_done(struct pool *p, struct fiber_task *t)
 	return 0;
 }
 
-/* A JSON string of bytes that may not be UTF-8: bad bytes become U+FFFD. */
-static json_t *utf8_string(const char *s, size_t len)
-{
-	json_t *v = json_stringn(s, len);
-	char *r;
-	size_t n;
-
-	if (v || !(r = core_utf8_repair(s, len, &n)))
-		return v;
-	v = json_stringn(r, n);
-	free(r);
-	return v;
-}
-
 /*
- * The one way a task ends.  `result` is consumed; `w` may be NULL;
- * `start_ns` is when the last attempt began (0: none).
+ * The one way a task ends.  `result` (len bytes; NULL for none) and
+ * `error` are borrowed; `w` may be NULL; `start_ns` is when the last
+ * attempt began (0: it never began).
  */
 static void task_finish(struct pool *p, struct fiber_task *t, const char *status,
-			json_t *result, const char *error, struct worker *w,
+			const char *result, size_t len, const char *error, struct worker *w,
 			int64_t start_ns)
 {
-	json_t *rec = json_object();
-	double dur = start_ns ? (double)(core_clock_mono_ns() - start_ns) / 1e9 : 0.0;
-	size_t len;
+	struct fiber_record r = { 0 };
+	size_t n;
 
-	json_object_set(rec, "id", t->id);
-	json_object_set_new(rec, "status", json_string(status));
-	json_object_set_new(rec, "result", result ? result : json_null());
-	if (error)
-		json_object_set_new(rec, "error", utf8_string(error, strlen(error)));
-	json_object_set_new(rec, "worker", w ? json_integer(w->index) : json_null());
-	json_object_set_new(rec, "host", w && w->host[0] ? utf8_string(w->host, strlen(w->host)) :
-			    json_null());
-	json_object_set_new(rec, "attempts", json_integer(t->attempts));
-	json_object_set_new(rec, "duration", json_real((double)(long long)(dur * 1e6 + 0.5) / 1e6));
-	t->record = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
-	json_decref(rec);
+	r.id = t->id;
+	r.status = status;
+	r.result = result;
+	r.len = len;
+	r.text_only = p->o->lines;
+	r.error = error;
+	r.line = strcmp(status, "invalid") == 0 ? t->lineno : 0;
+	r.worker = w ? w->index : -1;
+	r.host = w ? w->host : NULL;
+	r.attempts = t->attempts;
+	r.duration = start_ns ? (double)(core_clock_mono_ns() - start_ns) / 1e9 : 0.0;
+	t->record = fiber_record_make(&r);
 	if (!t->record) {
 		fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 		return;
 	}
-	len = strlen(t->record);
-	if (p->jl.fd >= 0 && fiber_joblog_add(&p->jl, t->record, len) < 0)
+	n = strlen(t->record);
+	if (p->jl.fd >= 0 && fiber_joblog_add(&p->jl, t->record, n) < 0)
 		fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 	if (strcmp(status, "ok") == 0)
 		p->st->ok++;
@@ -227,8 +216,12 @@ static int emit(struct pool *p)
 	return 0;
 }
 
-/* One input line (parsed as `v` unless --lines): a new task, or an old record with --resume. */
-static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
+/*
+ * One input line (parsed as `v` unless --lines): a new task, or an old
+ * record with --resume.  `bad`: the line is not a task (invalid JSON, too
+ * long); it becomes a task of status "invalid" with that reason.
+ */
+static int take_line(struct pool *p, json_t *v, const char *line, size_t len, const char *bad)
 {
 	struct core_map_entry *e;
 	json_t *id = NULL;
@@ -263,6 +256,7 @@ static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
 		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 	}
 	t->id = id;
+	t->lineno = p->lineno;
 	p->st->tasks++;
 	e = core_map_find(&p->logged, key, strlen(key));
 	free(key);
@@ -279,6 +273,11 @@ static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
 		t->record = e->value.p;
 		e->value.p = NULL;
 		return task_done(p, t);
+	}
+	if (bad) {
+		p->st->invalid++;
+		task_finish(p, t, "invalid", NULL, 0, bad, NULL, 0);
+		return 0;
 	}
 	t->line = malloc(len + 1);
 	if (!t->line)
@@ -319,13 +318,36 @@ static int read_input(struct pool *p)
 		}
 		if (ret == -EAGAIN)
 			break;
-		if (ret == -EMSGSIZE)
-			return fail(p, core_error_set(p->err, -EMSGSIZE,
-						      "'%s': line %ld: task longer than %zu bytes",
-						      p->o->in_name, core_jsonl_line(p->in), p->o->frame_max));
-		if (ret == -EBADMSG) {
-			p->err->code = -EINVAL;
-			return fail(p, -EINVAL);
+		if (ret == -EMSGSIZE || ret == -EBADMSG) {
+			char why[CORE_ERROR_MSG_MAX];
+
+			if (ret == -EMSGSIZE)
+				snprintf(why, sizeof(why), "task longer than %zu bytes (--max-line)",
+					 p->o->frame_max);
+			else
+				snprintf(why, sizeof(why), "%s", p->err->msg);
+			if (p->o->on_bad_input == FIBER_BAD_INPUT_ABORT) {
+				if (ret == -EMSGSIZE)
+					core_error_set(p->err, -EINVAL, "'%s': line %ld: %s", p->o->in_name,
+						       core_jsonl_line(p->in), why);
+				p->err->code = -EINVAL;
+				return fail(p, -EINVAL);
+			}
+			if (ret == -EBADMSG) {
+				/* The reader's message names the input and the line: keep the reason. */
+				const char *r = strstr(p->err->msg, ": line ");
+
+				if (r && (r = strchr(r + 7, ':')))
+					snprintf(why, sizeof(why), "%s", r + 2);
+			}
+			core_error_clear(p->err);
+			if (p->o->on_bad_input == FIBER_BAD_INPUT_SKIP) {
+				p->st->skipped++;
+				warn(p, "'%s': line %ld skipped: %s", p->o->in_name, core_jsonl_line(p->in), why);
+				continue;
+			}
+			take_line(p, NULL, NULL, 0, why);
+			continue;
 		}
 		if (ret < 0 && ret != -ENOMEM)
 			return fail(p, core_error_errno(p->err, -ret, "cannot read '%s'", p->o->in_name));
@@ -335,7 +357,7 @@ static int read_input(struct pool *p)
 			p->in_eof = 1;
 			break;
 		}
-		take_line(p, v, line, len);
+		take_line(p, v, line, len, NULL);
 		v = NULL;
 	}
 	if (p->in_eof && p->in_poll) {
@@ -417,7 +439,8 @@ static int conn_flush(struct pool *p, struct conn *c)
 static int start_worker(struct pool *p, struct worker *w)
 {
 	char token[32], *env[7] = { NULL }, maxline[32];
-	char *argv_fixed[] = { p->o->backend->self, "--worker", "--max-line", maxline, "--" };
+	char *argv_fixed[] = { p->o->backend->self, "--worker", "--max-line", maxline,
+			       "--protocol", p->o->proto2 ? "2" : "lines", "--" };
 	size_t nfixed = sizeof(argv_fixed) / sizeof(argv_fixed[0]);
 	struct fiber_launch l = { 0 };
 	char **argv;
@@ -455,6 +478,8 @@ static int start_worker(struct pool *p, struct worker *w)
 		if (w->proc.pid > 0)
 			kid_add(p, w->proc.pid);
 		w->state = W_STARTING;
+		w->ready = 0;
+		w->head_start_ns = 0;
 		w->since_ns = core_clock_mono_ns();
 		w->exit_kind = 0;
 		w->reason[0] = '\0';
@@ -497,19 +522,22 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 		struct fiber_task *t = fiber_taskq_at(&p->q, core_ring_at(&w->fifo, i));
 
 		t->state = FIBER_TASK_QUEUED;
-		if (i > 0) {
+		/* Only the task the worker was running counts an attempt. */
+		if (i > 0 || !w->head_start_ns) {
 			t->attempts--;
 			fiber_taskq_push(&p->q, t->seq, 1);
 		} else if (t->attempts >= p->o->retries) {
 			char msg[300];
 
 			snprintf(msg, sizeof(msg), "%s", why);
-			task_finish(p, t, timed_out ? "timeout" : "failed", NULL, msg, w, w->head_start_ns);
+			task_finish(p, t, timed_out ? "timeout" : "failed", NULL, 0, msg, w, w->head_start_ns);
 		} else {
 			fiber_taskq_push(&p->q, t->seq, 1);
 		}
 	}
 	core_ring_clear(&w->fifo);
+	w->head_start_ns = 0;
+	w->ready = 0;
 	if (w->exit_kind == 'F') {
 		/* The worker command cannot run at all: no use going on. */
 		p->st->fatal_status = w->exit_status;
@@ -523,6 +551,7 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 		return;
 	}
 	p->st->workers_lost++;
+	snprintf(p->last_loss, sizeof(p->last_loss), "%s", why);
 	warn(p, "worker %ld%s%s lost: %s", w->index, w->host[0] ? " on " : "", w->host, why);
 	if (!timed_out)
 		w->fails++;
@@ -543,31 +572,48 @@ static int worker_frames(struct pool *p, struct worker *w)
 	int ret = 0;
 
 	while (w->c == c && (ret = fiber_frame_next(&c->in, p->o->frame_max + 16, &f)) > 0) {
-		if (f.type == FIBER_RESULT) {
+		if (f.type == FIBER_READY) {
+			if (!w->ready) {
+				w->ready = 1;
+				if (core_ring_count(&w->fifo))
+					w->head_start_ns = core_clock_mono_ns();
+			}
+		} else if (f.type == FIBER_RESULT) {
+			size_t i, n = core_ring_count(&w->fifo);
 			struct fiber_task *t;
-			json_t *res = NULL;
-			int64_t now = core_clock_mono_ns();
+			int64_t start;
 
-			if (!core_ring_count(&w->fifo) || core_ring_at(&w->fifo, 0) != f.seq) {
-				worker_lost(p, w, "result for a task it does not have", 0);
+			for (i = 0; i < n && core_ring_at(&w->fifo, i) != f.seq; i++)
+				;
+			if (i == n || f.len < 1 || (f.body[0] != 'o' && f.body[0] != 'e')) {
+				char why[128];
+
+				snprintf(why, sizeof(why), "sent a result for task id %" PRIu64
+					 ", which it was not given", f.seq);
+				worker_lost(p, w, f.len < 1 ? "sent a bad result frame" : why, 0);
 				return 0;
 			}
-			t = fiber_taskq_at(&p->q, f.seq);
+			/* Out of order (protocol 2): take it out, keep the others' order. */
+			for (; i > 0; i--)
+				w->fifo.v[(w->fifo.head + i) & (w->fifo.cap - 1)] =
+					core_ring_at(&w->fifo, i - 1);
 			core_ring_pop(&w->fifo);
+			t = fiber_taskq_at(&p->q, f.seq);
 			w->fails = 0;
-			if (f.len > 0 && f.body[0] == '!') {
+			if (!w->ready) {	/* an answer means it was ready */
+				w->ready = 1;
+				w->head_start_ns = core_clock_mono_ns();
+			}
+			start = w->head_start_ns;
+			if (f.body[0] == 'e') {
 				char msg[1024];
 
 				snprintf(msg, sizeof(msg), "%.*s", (int)(f.len - 1 < 1000 ? f.len - 1 : 1000), f.body + 1);
-				task_finish(p, t, "error", NULL, msg, w, w->head_start_ns);
+				task_finish(p, t, "error", NULL, 0, msg, w, start);
 			} else {
-				if (!p->o->lines)
-					res = core_jsonl_decode(f.body, f.len, NULL);
-				if (!res)
-					res = utf8_string(f.body, f.len);
-				task_finish(p, t, "ok", res, NULL, w, w->head_start_ns);
+				task_finish(p, t, "ok", f.body + 1, f.len - 1, NULL, w, start);
 			}
-			w->head_start_ns = now;
+			w->head_start_ns = core_ring_count(&w->fifo) ? core_clock_mono_ns() : 0;
 		} else if (f.type == FIBER_EXIT) {
 			w->exit_kind = f.len > 0 ? f.body[0] : 'N';
 			w->exit_status = (int)f.seq;
@@ -632,6 +678,8 @@ static void conn_handshake(struct pool *p, struct conn *c)
 			c->w = w;
 			w->c = c;
 			w->state = W_READY;
+			if (p->o->backend->ops == &fiber_backend_sbatch)
+				w->since_ns = core_clock_mono_ns();	/* its queue time is not start-up */
 			core_ring_clear(&w->fifo);
 			fiber_frame_put(&c->out, FIBER_WELCOME, (uint64_t)w->index, NULL, 0);
 			if (conn_flush(p, c) < 0)
@@ -735,7 +783,7 @@ static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 			fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 			return;
 		}
-		if (!core_ring_count(&w->fifo))
+		if (!core_ring_count(&w->fifo) && w->ready)
 			w->head_start_ns = core_clock_mono_ns();
 		core_ring_push(&w->fifo, t->seq);	/* cannot fail: reserved */
 		t->attempts++;
@@ -832,6 +880,8 @@ static void tick(struct pool *p)
 	long starts = 0;
 	int64_t now = core_clock_mono_ns();
 	int64_t timeout = (int64_t)(p->o->timeout_s * 1e9);
+	double start_s = p->o->start_timeout_s > 0 ? p->o->start_timeout_s : START_TIMEOUT_S;
+	int64_t start_ns = (int64_t)(start_s * 1e9);
 	struct conn *c, *next;
 	long i;
 
@@ -846,11 +896,15 @@ static void tick(struct pool *p)
 	for (i = 0; i < p->o->workers; i++) {
 		struct worker *w = &p->w[i];
 
-		if (w->state == W_STARTING && p->o->backend->ops != &fiber_backend_sbatch &&
-		    now - w->since_ns > START_TIMEOUT_NS)
-			worker_lost(p, w, "did not connect in time", 0);
-		else if (w->state == W_READY && timeout > 0 && core_ring_count(&w->fifo) > 0 &&
-			 now - w->head_start_ns > timeout) {
+		if (((w->state == W_STARTING && p->o->backend->ops != &fiber_backend_sbatch) ||
+		     (w->state == W_READY && !w->ready)) && now - w->since_ns > start_ns) {
+			char why[96];
+
+			snprintf(why, sizeof(why), "did not become ready within %g s (--start-timeout)%s",
+				 start_s, w->state == W_STARTING ? ": it never connected" : "");
+			worker_lost(p, w, why, 0);
+		} else if (w->state == W_READY && timeout > 0 && w->head_start_ns &&
+			   now - w->head_start_ns > timeout) {
 			char why[64];
 
 			snprintf(why, sizeof(why), "timed out after %g s", p->o->timeout_s);
@@ -882,7 +936,11 @@ static void fail_waiting(struct pool *p)
 	while (core_ring_count(&p->q.ready) > 0) {
 		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
-		task_finish(p, t, "failed", NULL, "no workers left", NULL, 0);
+		char why[200];
+
+		snprintf(why, sizeof(why), "no workers left%s%s%s", p->last_loss[0] ? " (last: " : "",
+			 p->last_loss, p->last_loss[0] ? ")" : "");
+		task_finish(p, t, "failed", NULL, 0, why, NULL, 0);
 		p->st->abandoned++;
 	}
 }

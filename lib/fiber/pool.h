@@ -30,6 +30,9 @@
 #include "core/error.h"
 #include "fiber/backend.h"
 
+/* What a bad input line (invalid JSON, over --max-line) becomes. */
+enum { FIBER_BAD_INPUT_FAIL, FIBER_BAD_INPUT_SKIP, FIBER_BAD_INPUT_ABORT };
+
 struct fiber_pool_opts {
 	long workers;		/* number of workers */
 	long prefetch;		/* tasks in flight per worker */
@@ -46,6 +49,9 @@ struct fiber_pool_opts {
 	const char *in_name;	/* for messages */
 	FILE *out;		/* records */
 	size_t frame_max;	/* longest task or result line */
+	int proto2;		/* worker protocol 2; 0: the lines protocol */
+	double start_timeout_s;	/* start to ready, per worker; 0: 120 s */
+	int on_bad_input;	/* FIBER_BAD_INPUT_* */
 	/* Called with one-line warnings (a worker lost...); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
@@ -53,6 +59,7 @@ struct fiber_pool_opts {
 
 struct fiber_pool_stats {
 	long tasks, ok, failed, resumed;	/* failed: every status but ok */
+	long invalid, skipped;		/* bad input lines: records, dropped */
 	long workers_started, workers_lost, rejected;
 	long workers_missing;	/* lost: fiberrun would not start on their host (127) */
 	long abandoned;		/* failed with "no workers left" */

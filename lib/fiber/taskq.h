@@ -23,6 +23,7 @@ struct fiber_task {
 	char *line;		/* the task line, without newline; NULL once done */
 	size_t len;
 	long attempts;		/* attempts started */
+	long lineno;		/* its input line */
 	int state;
 	char *record;		/* the result record, once done */
 };
