@@ -35,6 +35,8 @@
 #include "fiber/wire.h"
 
 #define AUTH_TIMEOUT_NS (10 * 1000000000LL)
+/* A connection that has not said HELLO with a live worker's token by then is dropped. */
+#define HELLO_TIMEOUT_NS (2 * 1000000000LL)
 #define START_TIMEOUT_S 120.0
 #define STOP_GRACE_NS (5 * 1000000000LL)
 #define SLOT_MAX_FAILS 5
@@ -56,6 +58,7 @@ struct conn {
 	struct ev ev;
 	int fd;
 	int stage;		/* 0 wants HELLO, 1 wants AUTH, 2 attached */
+	int vouched;		/* its HELLO named the token of a worker we started */
 	int watching_out;
 	uint64_t token;
 	uint8_t nonce_w[FIBER_NONCE_LEN], nonce_m[FIBER_NONCE_LEN];
@@ -106,6 +109,7 @@ struct pool {
 	struct core_map seen, logged;
 	struct fiber_joblog jl;
 	int stopping, draining, failed;
+	int warned_idle;
 	char last_loss[160];	/* why the last worker was lost, for "no workers left" */
 	int backlog;		/* workers still waiting to be started */
 	int64_t stop_ns;
@@ -640,6 +644,12 @@ static void conn_handshake(struct pool *p, struct conn *c)
 	while (c->stage < 2 && (ret = fiber_frame_next(&c->in, FIBER_AUTH_FRAME_MAX, &f)) > 0) {
 		if (c->stage == 0 && f.type == FIBER_HELLO && f.len == FIBER_NONCE_LEN) {
 			c->token = f.seq;
+			for (i = 0; i < p->o->workers; i++)
+				if (p->w[i].token == c->token && p->w[i].state == W_STARTING && !p->w[i].c) {
+					/* A worker of ours, most likely: the whole handshake may take its time. */
+					c->vouched = 1;
+					c->deadline = core_clock_mono_ns() + AUTH_TIMEOUT_NS;
+				}
 			memcpy(c->nonce_w, f.body, FIBER_NONCE_LEN);
 			if (fiber_auth_challenge(p->secret, c->nonce_w, c->nonce_m, body) < 0)
 				break;
@@ -740,16 +750,37 @@ static void conn_event(struct pool *p, struct conn *c, uint32_t events)
 	}
 }
 
+/*
+ * Admission: an unauthenticated connection costs one slot of a bounded
+ * list.  When the list is full, the oldest connection that has not named
+ * a live worker's token (tokens are secret: a stranger cannot) makes room,
+ * so that idle or hostile connections can never keep a worker out.
+ */
+static int make_room(struct pool *p)
+{
+	struct conn *c, *victim = NULL;
+
+	for (c = p->pending; c; c = c->next)
+		if (!c->vouched)
+			victim = c;	/* the list is newest first: the last is the oldest */
+	if (!victim)
+		return 0;
+	p->st->rejected++;
+	conn_close(p, victim);
+	return 1;
+}
+
 static void accept_conns(struct pool *p)
 {
 	for (;;) {
 		int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct epoll_event e = { EPOLLIN, { 0 } };
+		int64_t now = core_clock_mono_ns();
 		struct conn *c;
 
 		if (fd < 0)
 			return;
-		if (p->npending >= 2 * p->o->workers + 64 || p->stopping ||
+		if (p->stopping || (p->npending >= 2 * p->o->workers + 64 && !make_room(p)) ||
 		    !(c = calloc(1, sizeof(*c)))) {
 			close(fd);
 			continue;
@@ -757,7 +788,7 @@ static void accept_conns(struct pool *p)
 		fiber_net_tune(fd);
 		c->ev.kind = EV_CONN;
 		c->fd = fd;
-		c->deadline = core_clock_mono_ns() + AUTH_TIMEOUT_NS;
+		c->deadline = now + HELLO_TIMEOUT_NS;
 		c->next = p->pending;
 		if (c->next)
 			c->next->prev = c;
@@ -889,7 +920,9 @@ static void tick(struct pool *p)
 		next = c->next;
 		if (now > c->deadline) {
 			p->st->rejected++;
-			warn(p, "closed a connection that did not authenticate in time");
+			if (!p->warned_idle++)
+				warn(p, "closed a connection that did not authenticate in time "
+				     "(further ones are not reported)");
 			conn_close(p, c);
 		}
 	}
