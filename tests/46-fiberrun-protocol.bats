@@ -158,3 +158,43 @@ for r in recs:
 	assert_failure 1
 	[ "$(sort out)" = "$(sort out2)" ]
 }
+
+@test "--max-line: a 100 MB task line costs about 10 times a 10 MB one, in time and in memory (linear)" {
+	cat > count.py <<'PY'
+import os
+n = 0
+while True:
+    b = os.read(0, 1 << 20)
+    if not b:
+        break
+    while b:
+        i = b.find(b"\n")
+        if i < 0:
+            n += len(b); break
+        n += i; b = b[i + 1:]
+        os.write(1, b"%d\n" % n); n = 0
+PY
+	cat > measure.py <<'PY'
+import os, resource, subprocess, sys, time
+mb = int(sys.argv[1])
+with open("line", "wb") as f:
+    f.write(b"x" * (mb << 20) + b"\n1\n")
+t = time.perf_counter()
+with open("line", "rb") as f:
+    p = subprocess.run(["fiberrun", "--pool", "--protocol", "lines", "--lines", "-n", "1", "--max-line", str(200 << 20),
+                        "--", sys.executable, "count.py"], stdin=f, stdout=subprocess.PIPE, check=True)
+dt = time.perf_counter() - t
+assert p.stdout.count(b'"status":"ok"') == 2 and b'"result":"%d"' % (mb << 20) in p.stdout
+# the master's own peak (ru_maxrss of the largest child: fiberrun, its agent, the worker)
+print(dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+PY
+	read -r t10 m10 < <(python3 measure.py 10)
+	read -r t100 m100 < <(python3 measure.py 100)
+	python3 -c "
+t10, m10, t100, m100 = $t10, $m10, $t100, $m100
+print('time ratio %.1f, peak memory ratio %.1f, peak / line %.2f' % (t100 / t10, m100 / m10, m100 / (100 << 20)))
+assert t100 / t10 < 25, 'reading long lines is not linear in time'
+assert m100 / m10 < 12, 'reading long lines is not linear in memory'
+assert m100 < 3.5 * (100 << 20), 'a 100 MB line took more than 3.5 times its size'
+"
+}
