@@ -36,6 +36,7 @@ enum {
 	OPT_PROTOCOL,
 	OPT_START_TIMEOUT,
 	OPT_BAD_INPUT,
+	OPT_ORDER_BUFFER,
 };
 
 static const struct core_opt opts[] = {
@@ -49,6 +50,7 @@ static const struct core_opt opts[] = {
 	{ "pool", 'p', NULL, "pool mode: farm tasks from standard input to the workers", NULL },
 	{ "lines", 'l', NULL, "tasks are plain lines, not JSON Lines", NULL },
 	{ "keep-order", 'k', NULL, "write results in input order (default: completion order)", NULL },
+	{ "order-buffer", OPT_ORDER_BUFFER, "BYTES", "with -k: records waiting for their turn kept in memory, the rest on disk (default 64 MiB)", NULL },
 	{ "retries", 'r', "N", "attempts per task when workers are lost (default 3)", NULL },
 	{ "timeout", 'T', "SECONDS", "time limit per task attempt, from when a ready worker takes it (default: none)", NULL },
 	{ "start-timeout", OPT_START_TIMEOUT, "SECONDS", "time for a worker to start and become ready (default 120)", NULL },
@@ -82,7 +84,7 @@ static const struct core_cli cli = {
 };
 
 struct args {
-	long workers, retries, prefetch, max_line;
+	long workers, retries, prefetch, max_line, order_buffer;
 	double timeout, start_timeout;
 	int proto_lines, proto_set, bad_input;
 	const char *backend, *hosts, *ssh, *remote, *joblog, *bind, *master;
@@ -133,6 +135,10 @@ static int handle(int key, const char *arg, void *ctx)
 	case OPT_MAX_LINE:
 		if (core_cli_parse_long(arg, 16, 1L << 30, &a->max_line) < 0)
 			core_cli_usage_error(&cli, "bad line length '%s': want 16 to 1073741824", arg);
+		break;
+	case OPT_ORDER_BUFFER:
+		if (core_cli_parse_long(arg, 1, 1L << 40, &a->order_buffer) < 0)
+			core_cli_usage_error(&cli, "bad buffer size '%s': want 1 to 1099511627776", arg);
 		break;
 	case OPT_START_TIMEOUT:
 		if (core_cli_parse_double(arg, 0.001, 1e9, &a->start_timeout) < 0)
@@ -238,6 +244,7 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 	o.proto2 = !a->proto_lines;
 	o.start_timeout_s = a->start_timeout;
 	o.on_bad_input = a->bad_input;
+	o.order_memory = (size_t)a->order_buffer;
 	ret = fiber_pool_run(&o, &st, &err);
 	if (ret < 0) {
 		core_msg_error("%s", err.msg);
@@ -282,7 +289,8 @@ int main(int argc, char **argv)
 	if (a.worker)
 		return run_worker(&a, argv + first);
 	if (!a.pool && (a.lines || a.keep_order || a.retries || a.timeout > 0 || a.prefetch ||
-			a.joblog || a.resume || a.start_timeout > 0 || a.proto_set || a.bad_input))
+			a.joblog || a.resume || a.start_timeout > 0 || a.proto_set || a.bad_input ||
+			a.order_buffer))
 		core_cli_usage_error(&cli, "task options need --pool");
 	if (a.pool && (a.tag || a.halt_never))
 		core_cli_usage_error(&cli, "--tag and --halt are for SPMD mode, not --pool");

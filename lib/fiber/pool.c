@@ -30,6 +30,7 @@
 #include "fiber/net.h"
 #include "fiber/proc.h"
 #include "fiber/record.h"
+#include "fiber/spill.h"
 #include "fiber/task.h"
 #include "fiber/taskq.h"
 #include "fiber/wire.h"
@@ -38,6 +39,7 @@
 /* A connection that has not said HELLO with a live worker's token by then is dropped. */
 #define HELLO_TIMEOUT_NS (2 * 1000000000LL)
 #define START_TIMEOUT_S 120.0
+#define ORDER_MEMORY_DEFAULT ((size_t)64 << 20)
 #define STOP_GRACE_NS (5 * 1000000000LL)
 #define SLOT_MAX_FAILS 5
 #define TICK_MS 100
@@ -108,6 +110,9 @@ struct pool {
 	size_t ndone, done_cap;
 	struct core_map seen, logged;
 	struct fiber_joblog jl;
+	long unfinished;	/* tasks read and not done */
+	size_t held;		/* -k: bytes of records waiting in memory */
+	struct fiber_spill spill;
 	int stopping, draining, failed;
 	int warned_idle;
 	char last_loss[160];	/* why the last worker was lost, for "no workers left" */
@@ -142,11 +147,29 @@ static int fail(struct pool *p, int code)
 /* Mark t done (its record is set) and queue it for output. */
 static int task_done(struct pool *p, struct fiber_task *t)
 {
+	size_t limit = p->o->order_memory ? p->o->order_memory : ORDER_MEMORY_DEFAULT;
+
 	t->state = FIBER_TASK_DONE;
 	free(t->line);
 	t->line = NULL;
-	if (p->o->keep_order)
+	p->unfinished--;
+	if (p->o->keep_order) {
+		size_t len = strlen(t->record);
+		int ret;
+
+		if (t->seq == p->q.base || p->held + len <= limit) {
+			p->held += len;
+			return 0;
+		}
+		/* Its turn may be far: to disk. */
+		ret = fiber_spill_put(&p->spill, t->record, len, &t->spill_off, p->err);
+		if (ret < 0)
+			return fail(p, ret);
+		t->spill_len = len;
+		free(t->record);
+		t->record = NULL;
 		return 0;
+	}
 	if (CORE_GROW(p->done, p->done_cap, p->ndone + 1) < 0)
 		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 	p->done[p->ndone++] = t->seq;
@@ -205,6 +228,13 @@ static int emit(struct pool *p)
 
 		while (p->q.base < p->q.next && (t = fiber_taskq_at(&p->q, p->q.base)) &&
 		       t->state == FIBER_TASK_DONE) {
+			if (!t->record) {
+				ret = fiber_spill_get(&p->spill, t->spill_off, t->spill_len, &t->record, p->err);
+				if (ret < 0)
+					return fail(p, ret);
+			} else {
+				p->held -= strlen(t->record);
+			}
 			fprintf(out, "%s\n", t->record);
 			fiber_taskq_drop(&p->q, t->seq);
 		}
@@ -262,6 +292,7 @@ static int take_line(struct pool *p, json_t *v, const char *line, size_t len, co
 	t->id = id;
 	t->lineno = p->lineno;
 	p->st->tasks++;
+	p->unfinished++;
 	e = core_map_find(&p->logged, key, strlen(key));
 	free(key);
 	if (e && e->value.p) {
@@ -377,8 +408,9 @@ static int want_input(const struct pool *p)
 
 	if (limit < 65536)
 		limit = 65536;
+	/* Tasks not done, not the span of the window: a slow task stalls no one. */
 	return !p->in_eof && !p->stopping && !p->draining && p->in_ready &&
-	       (size_t)(p->q.next - p->q.base) < limit;
+	       (size_t)p->unfinished < limit;
 }
 
 static void kid_add(struct pool *p, pid_t pid)
@@ -1122,6 +1154,7 @@ static void teardown(struct pool *p)
 	core_map_release(&p->seen, NULL);
 	core_map_release(&p->logged, free);
 	fiber_joblog_release(&p->jl);
+	fiber_spill_release(&p->spill);
 	if (p->lfd >= 0)
 		close(p->lfd);
 	if (p->sfd >= 0)
@@ -1144,6 +1177,7 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 	p.err = err;
 	p.ep = p.lfd = p.sfd = -1;
 	p.jl = (struct fiber_joblog)FIBER_JOBLOG_INIT;
+	p.spill = (struct fiber_spill)FIBER_SPILL_INIT;
 	ret = setup(&p);
 	if (ret < 0) {
 		fail(&p, ret);

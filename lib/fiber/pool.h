@@ -52,6 +52,7 @@ struct fiber_pool_opts {
 	int proto2;		/* worker protocol 2; 0: the lines protocol */
 	double start_timeout_s;	/* start to ready, per worker; 0: 120 s */
 	int on_bad_input;	/* FIBER_BAD_INPUT_* */
+	size_t order_memory;	/* -k: records held in memory, beyond it on disk; 0: 64 MiB */
 	/* Called with one-line warnings (a worker lost...); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;

@@ -25,7 +25,9 @@ struct fiber_task {
 	long attempts;		/* attempts started */
 	long lineno;		/* its input line */
 	int state;
-	char *record;		/* the result record, once done */
+	char *record;		/* the result record, once done (NULL when spilled) */
+	uint64_t spill_off;	/* --keep-order: where a spilled record waits */
+	size_t spill_len;	/* its length; 0: not spilled */
 };
 
 struct fiber_taskq {
