@@ -1229,6 +1229,12 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 		}
 		p.backlog = 0;
 		tick(&p);
+		/*
+		 * Journal what finished before any new task goes out: a worker's
+		 * slot is free again only once its result is on disk, so at most
+		 * workers x prefetch tasks run unjournalled at any time.
+		 */
+		emit(&p);
 	}
 out:
 	emit(&p);

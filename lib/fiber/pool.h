@@ -5,9 +5,10 @@
  *
  * Guarantees:
  *   - every task read ends in exactly one record: "ok", "error" (the
- *     worker answered with a line starting with "!"), "failed" (its
- *     workers were lost `retries` times) or "timeout" (its last attempt
- *     ran longer than `timeout_s`);
+ *     worker answered with an error), "failed" (its workers were lost
+ *     `retries` times), "timeout" (its last attempt ran longer than
+ *     `timeout_s` from when a ready worker took it) or "invalid" (its
+ *     line is not a task; see on_bad_input);
  *   - a task whose worker is lost goes back to the front of the queue;
  *     only the attempt that was running counts, tasks merely queued at
  *     that worker (prefetch) do not;
@@ -15,8 +16,15 @@
  *     in a row without finishing a task is given up, and when every slot
  *     is given up the remaining tasks fail;
  *   - with a joblog, records are fsynced there before they are written
- *     out, and with `resume` tasks already in the joblog are not run:
- *     their records are written out again, so the output is complete.
+ *     out, and before their worker gets another task (so at most
+ *     workers x prefetch tasks are in flight unjournalled, the bound on
+ *     re-runs per kill of the master); with `resume` tasks already in the
+ *     joblog are not run: their records are written out again, so the
+ *     output is complete;
+ *   - input is read while fewer than max(65536, 4 x workers x prefetch)
+ *     tasks are unfinished: a slow task stalls no other worker; with
+ *     keep_order, records waiting for their turn beyond order_memory
+ *     bytes wait in a temporary file.
  *
  * The pool owns the process's SIGCHLD, SIGINT, SIGTERM and SIGHUP while it
  * runs (blocked, read through a signalfd).  SIGINT, SIGTERM and SIGHUP stop
