@@ -245,6 +245,15 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 	o.start_timeout_s = a->start_timeout;
 	o.on_bad_input = a->bad_input;
 	o.order_memory = (size_t)a->order_buffer;
+	if (isatty(0)) {
+		/*
+		 * In the background a read of the terminal would stop us
+		 * (SIGTTIN), out of reach of SIGTERM: let it fail instead.
+		 */
+		signal(SIGTTIN, SIG_IGN);
+		if (!a->quiet)
+			core_msg_note("reading tasks from the terminal, one per line; end with Ctrl-D");
+	}
 	ret = fiber_pool_run(&o, &st, &err);
 	if (ret < 0) {
 		core_msg_error("%s", err.msg);

@@ -233,11 +233,14 @@ SH
 	assert_line --index 1 --regexp '^\{"id":2,"status":"ok","result":"2",'
 }
 
-@test "--pool: closed standard output: one error line, exit 1" {
+@test "--pool: closed standard output stops quietly (141); a full disk is one error line, exit 1" {
 	run --separate-stderr bash -c "seq 100000 | fiberrun --pool --protocol lines --lines -n 2 -- sh '$SQUARE' | head -1"
 	assert_success
 	[ "${#lines[@]}" -eq 1 ]
 	run --separate-stderr bash -c "seq 100000 | fiberrun --pool --protocol lines --lines -n 2 -- sh '$SQUARE' | head -1; exit \${PIPESTATUS[1]}"
+	assert_failure 141
+	[[ $stderr != *"fiberrun: error"* ]]
+	run --separate-stderr bash -c "seq 1000 | fiberrun --pool --protocol lines --lines -n 2 -- sh '$SQUARE' > /dev/full"
 	assert_failure 1
 	[ "$(grep -c 'fiberrun: error: writing output failed' <<< "$stderr")" -eq 1 ]
 }

@@ -176,3 +176,56 @@ SH
 	[ "$(echo "$output" | ids | tr '\n' ' ')" = "$(seq 50 | tr '\n' ' ')" ]
 	[ "$(wc -l < log.jsonl)" -eq 50 ]
 }
+
+@test "--hosts: a worker whose ssh fails is named by its host, and says ssh failed" {
+	# Reads the environment fiberrun passes, then fails as ssh does.
+	printf '#!/bin/sh\nwhile read -r l && [ -n "$l" ]; do :; done\necho "ssh: connect to host nodeA port 22: Connection refused" >&2\nexit 255\n' > fakessh
+	chmod +x fakessh
+	printf 'nodeA\n' > hosts
+	run --separate-stderr bash -c "echo 1 | fiberrun --pool --protocol lines --lines -H hosts --ssh ./fakessh -n 1 -- cat"
+	assert_failure
+	[[ $stderr == *"worker 0 on nodeA lost: exited with status 255 before connecting (ssh failed: see its message)"* ]]
+	[[ $stderr == *"worker 0 on nodeA given up"* ]]
+}
+
+@test "--pool | head: the reader going away stops the run quietly, exit 141 (SIGPIPE), no error" {
+	run --separate-stderr bash -c 'seq 100000 | fiberrun --pool --protocol lines --lines -n 2 -- cat | head -n 1; echo "status ${PIPESTATUS[1]}" >&2'
+	assert_success
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $stderr == *"status 141" ]]
+	[[ $stderr != *fiberrun* ]] || { echo "$stderr"; false; }
+}
+
+@test "-H: a file that is not a hosts file, or a folder, gets a reason that fits" {
+	run --separate-stderr fiberrun -H /etc/passwd -- true
+	assert_failure 1
+	[[ $stderr == "fiberrun: error: '/etc/passwd': line "*": want host[:slots], one per line (is this a hosts file?)" ]]
+	run --separate-stderr fiberrun -H "$BATS_TEST_TMPDIR" -- true
+	assert_failure 1
+	[ "$stderr" = "fiberrun: error: cannot read '$BATS_TEST_TMPDIR': Is a directory" ]
+	printf '::1:2\n' > h6
+	run --separate-stderr fiberrun -H h6 -- true
+	[[ $stderr == *"write IPv6 addresses in brackets"* ]]
+}
+
+@test "--pool: reading a terminal says so at once; SIGTTIN cannot stop it out of reach of SIGTERM" {
+	command -v script > /dev/null || skip "script (util-linux) is not installed"
+	run bash -c "printf '5\n\004' | script -qec 'fiberrun --pool --protocol lines --lines -n 1 -- cat' /dev/null"
+	[[ $output == *"fiberrun: note: reading tasks from the terminal, one per line; end with Ctrl-D"* ]]
+	[[ $output == *'"id":1,"status":"ok","result":"5"'* ]]
+	grep -q 'signal(SIGTTIN, SIG_IGN)' "$TOP/cmd/fiberrun.c"
+}
+
+@test "--pool: a worker that exits at once: one warning per worker and one when it is given up" {
+	run --separate-stderr bash -c "seq 5 | fiberrun --pool --protocol lines --lines -n 3 -- false"
+	assert_failure 1
+	[ "$(grep -c 'lost: worker exited with status 1' <<< "$stderr")" -eq 3 ]
+	[ "$(grep -c 'given up after 5 failures in a row (last: worker exited with status 1)' <<< "$stderr")" -eq 3 ]
+	[ "$(wc -l <<< "$stderr")" -le 7 ]
+}
+
+@test "fiberrun-protocol(5): the handshake names the nonces, not the program" {
+	run bash -c "groff -mandoc -Tascii '$TOP/man/man5/fiberrun-protocol.5' | col -b | tr -s ' \t\n' '   '"
+	[[ $output == *"fiberrun-master' N_w N_m)"* ]]
+	[[ $output == *"fiberrun-worker' N_m N_w token)"* ]]
+}

@@ -85,6 +85,7 @@ struct worker {
 	char exit_kind;
 	int exit_status;
 	char reason[256];
+	char last_why[160];	/* the reason of its last loss */
 };
 
 struct pool {
@@ -196,7 +197,7 @@ static void task_finish(struct pool *p, struct fiber_task *t, const char *status
 	r.error = error;
 	r.line = strcmp(status, "invalid") == 0 ? t->lineno : 0;
 	r.worker = w ? w->index : -1;
-	r.host = w ? w->host : NULL;
+	r.host = !w ? NULL : w->host[0] ? w->host : w->slot_host;
 	r.attempts = t->attempts;
 	r.duration = start_ns ? (double)(core_clock_mono_ns() - start_ns) / 1e9 : 0.0;
 	t->record = fiber_record_make(&r);
@@ -245,8 +246,18 @@ static int emit(struct pool *p)
 		}
 		p->ndone = 0;
 	}
-	if (fflush(out) != 0 || ferror(out))
+	if (fflush(out) != 0 || ferror(out)) {
+		if (errno == EPIPE) {
+			/* The reader is gone (`| head`): stop as for a signal, quietly. */
+			if (!p->stopping) {
+				p->st->signal = SIGPIPE;
+				p->stopping = 1;
+			}
+			clearerr(out);
+			return 0;
+		}
 		return fail(p, core_error_errno(p->err, errno ? errno : EIO, "writing output failed"));
+	}
 	return 0;
 }
 
@@ -544,15 +555,16 @@ static void stop_proc(struct pool *p, struct worker *w, int sig)
  */
 static void worker_lost(struct pool *p, struct worker *w, const char *why, int timed_out)
 {
+	const char *host;
 	size_t i;
 	int was = w->state;
 
 	if (was != W_STARTING && was != W_READY && was != W_STOPPING)
 		return;
-	if (w->c)
-		conn_close(p, w->c);
 	/* SIGTERM: the agent takes its command's process group along. */
 	stop_proc(p, w, SIGTERM);
+	if (w->c)
+		conn_close(p, w->c);
 	w->state = W_IDLE;
 	for (i = core_ring_count(&w->fifo); i-- > 0;) {
 		struct fiber_task *t = fiber_taskq_at(&p->q, core_ring_at(&w->fifo, i));
@@ -588,11 +600,16 @@ static void worker_lost(struct pool *p, struct worker *w, const char *why, int t
 	}
 	p->st->workers_lost++;
 	snprintf(p->last_loss, sizeof(p->last_loss), "%s", why);
-	warn(p, "worker %ld%s%s lost: %s", w->index, w->host[0] ? " on " : "", w->host, why);
+	host = w->host[0] ? w->host : w->slot_host;
+	/* A slot failing the same way again and again is reported once, then when given up. */
+	if (w->fails == 0 || strcmp(w->last_why, why) != 0)
+		warn(p, "worker %ld%s%s lost: %s", w->index, host ? " on " : "", host ? host : "", why);
+	snprintf(w->last_why, sizeof(w->last_why), "%s", why);
 	if (!timed_out)
 		w->fails++;
 	if (w->fails >= SLOT_MAX_FAILS) {
-		warn(p, "worker %ld given up after %d failures in a row", w->index, w->fails);
+		warn(p, "worker %ld%s%s given up after %d failures in a row (last: %s)", w->index,
+		     host ? " on " : "", host ? host : "", w->fails, why);
 		w->state = W_GONE;
 		p->live_slots--;
 		return;
@@ -880,9 +897,11 @@ static void reap(struct pool *p)
 				if (status == 127 && p->o->backend->ops->remote &&
 				    !p->stopping && !p->draining)
 					p->st->workers_missing++;
-				snprintf(why, sizeof(why), "exited with status %d before connecting%s", status,
+				snprintf(why, sizeof(why), "exited with status %d before connecting%s%s", status,
 					 status == 127 && p->o->backend->ops->remote ?
-					 " (is fiberrun installed there? see --remote-fiberrun)" : "");
+					 " (is fiberrun installed there? see --remote-fiberrun)" : "",
+					 status == 255 && p->o->backend->ops->remote ?
+					 " (ssh failed: see its message)" : "");
 				worker_lost(p, w, why, 0);
 			}
 			if (w->state == W_GONE || w->state == W_IDLE)
@@ -903,9 +922,10 @@ static void stop_workers(struct pool *p)
 				    w->state == W_STARTING)) {
 			/* Tasks in flight are not finished: they are run again on resume. */
 			core_ring_clear(&w->fifo);
+			/* The signal first: the agent ends quietly, not on a closed connection. */
+			stop_proc(p, w, SIGTERM);
 			if (w->c)
 				conn_close(p, w->c);
-			stop_proc(p, w, SIGTERM);
 			w->state = W_GONE;
 		} else if (w->state == W_READY) {
 			fiber_frame_put(&w->c->out, FIBER_STOP, 0, NULL, 0);
