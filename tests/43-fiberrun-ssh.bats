@@ -208,6 +208,6 @@ SH
 	[ "${#lines[@]}" -eq 6 ]
 	run --separate-stderr bash -c "seq 6 | fiberrun --pool --protocol lines --lines -H hosts --ssh '$SSH' --remote-fiberrun /no/such/fiberrun -- cat"
 	assert_failure 3
-	[ "$(grep -c '"status":"failed".*"error":"no workers left"' <<< "$output")" -eq 6 ]
+	[ "$(grep -c '"status":"failed".*"error":"no workers left (last: exited with status 127 before connecting' <<< "$output")" -eq 6 ]
 	[[ $stderr == *"exited with status 127 before connecting (is fiberrun installed there? see --remote-fiberrun)"* ]]
 }
