@@ -33,6 +33,10 @@ enum {
 	OPT_STDIN_ENV,
 	OPT_MASTER,
 	OPT_MAX_LINE,
+	OPT_PROTOCOL,
+	OPT_START_TIMEOUT,
+	OPT_BAD_INPUT,
+	OPT_ORDER_BUFFER,
 };
 
 static const struct core_opt opts[] = {
@@ -46,8 +50,12 @@ static const struct core_opt opts[] = {
 	{ "pool", 'p', NULL, "pool mode: farm tasks from standard input to the workers", NULL },
 	{ "lines", 'l', NULL, "tasks are plain lines, not JSON Lines", NULL },
 	{ "keep-order", 'k', NULL, "write results in input order (default: completion order)", NULL },
+	{ "order-buffer", OPT_ORDER_BUFFER, "BYTES", "with -k: records waiting for their turn kept in memory, the rest on disk (default 64 MiB)", NULL },
 	{ "retries", 'r', "N", "attempts per task when workers are lost (default 3)", NULL },
-	{ "timeout", 'T', "SECONDS", "time limit per task attempt (default: none)", NULL },
+	{ "timeout", 'T', "SECONDS", "time limit per task attempt, from when a ready worker takes it (default: none)", NULL },
+	{ "start-timeout", OPT_START_TIMEOUT, "SECONDS", "time for a worker to start and become ready (default 120)", NULL },
+	{ "protocol", OPT_PROTOCOL, "VERSION", "worker protocol: 2 (tasks and results carry ids, default) or lines (compatibility)", "2|lines" },
+	{ "on-bad-input", OPT_BAD_INPUT, "POLICY", "a bad task line: a record of status invalid (fail, default), dropped (skip) or the end of the run (abort)", "fail|skip|abort" },
 	{ "prefetch", OPT_PREFETCH, "N", "tasks in flight per worker (default 2)", NULL },
 	{ "joblog", 'j', "FILE", "journal of finished tasks, fsynced per batch", NULL },
 	{ "resume", OPT_RESUME, NULL, "skip the tasks already in the joblog, re-emit their results", NULL },
@@ -68,15 +76,17 @@ static const struct core_cli cli = {
 	.summary = "Launch workers locally and across hosts, and farm tasks to them without losing any.",
 	.footer = "Environment of SPMD ranks: FIBERRUN_RANK, FIBERRUN_SIZE, FIBERRUN_LOCAL_RANK,\n"
 		  "FIBERRUN_LOCAL_SIZE, FIBERRUN_HOST, FIBERRUN_MASTER_ADDR, FIBERRUN_MASTER_PORT.\n"
-		  "Pool workers read one task per line and write one result line per task\n"
-		  "(fiberrun-protocol(5)).\n",
+		  "Pool workers speak protocol 2: tasks with ids on standard input, results\n"
+		  "with ids on descriptor $FIBERRUN_RESULT_FD; --protocol lines for workers\n"
+		  "that answer one line per task line (fiberrun-protocol(5)).\n",
 	.opts = opts,
 	.stop_at_nonopt = 1,
 };
 
 struct args {
-	long workers, retries, prefetch, max_line;
-	double timeout;
+	long workers, retries, prefetch, max_line, order_buffer;
+	double timeout, start_timeout;
+	int proto_lines, proto_set, bad_input;
 	const char *backend, *hosts, *ssh, *remote, *joblog, *bind, *master;
 	int tag, halt_never, pool, lines, keep_order, resume, quiet, worker, stdin_env;
 };
@@ -126,6 +136,30 @@ static int handle(int key, const char *arg, void *ctx)
 		if (core_cli_parse_long(arg, 16, 1L << 30, &a->max_line) < 0)
 			core_cli_usage_error(&cli, "bad line length '%s': want 16 to 1073741824", arg);
 		break;
+	case OPT_ORDER_BUFFER:
+		if (core_cli_parse_long(arg, 1, 1L << 40, &a->order_buffer) < 0)
+			core_cli_usage_error(&cli, "bad buffer size '%s': want 1 to 1099511627776", arg);
+		break;
+	case OPT_START_TIMEOUT:
+		if (core_cli_parse_double(arg, 0.001, 1e9, &a->start_timeout) < 0)
+			core_cli_usage_error(&cli, "bad start timeout '%s': want seconds above 0", arg);
+		break;
+	case OPT_PROTOCOL:
+		if (strcmp(arg, "2") != 0 && strcmp(arg, "lines") != 0)
+			core_cli_usage_error(&cli, "bad protocol '%s': want 2 or lines", arg);
+		a->proto_lines = strcmp(arg, "lines") == 0;
+		a->proto_set = 1;
+		break;
+	case OPT_BAD_INPUT:
+		if (strcmp(arg, "fail") == 0)
+			a->bad_input = FIBER_BAD_INPUT_FAIL;
+		else if (strcmp(arg, "skip") == 0)
+			a->bad_input = FIBER_BAD_INPUT_SKIP;
+		else if (strcmp(arg, "abort") == 0)
+			a->bad_input = FIBER_BAD_INPUT_ABORT;
+		else
+			core_cli_usage_error(&cli, "bad input policy '%s': want fail, skip or abort", arg);
+		break;
 	case 'q': a->quiet = 1; break;
 	case OPT_WORKER: a->worker = 1; break;
 	case OPT_MASTER: a->master = arg; break;
@@ -161,6 +195,7 @@ static int run_worker(const struct args *a, char **argv)
 	o.argv = argv;
 	o.watch_fd = -1;
 	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
+	o.proto2 = !a->proto_lines;
 	status = fiber_agent_run(&o, &err);
 	if (err.code)
 		core_msg_error("%s", err.msg);
@@ -206,6 +241,19 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 	o.out = stdout;
 	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
 	o.warn = a->quiet ? NULL : warn_cb;
+	o.proto2 = !a->proto_lines;
+	o.start_timeout_s = a->start_timeout;
+	o.on_bad_input = a->bad_input;
+	o.order_memory = (size_t)a->order_buffer;
+	if (isatty(0)) {
+		/*
+		 * In the background a read of the terminal would stop us
+		 * (SIGTTIN), out of reach of SIGTERM: let it fail instead.
+		 */
+		signal(SIGTTIN, SIG_IGN);
+		if (!a->quiet)
+			core_msg_note("reading tasks from the terminal, one per line; end with Ctrl-D");
+	}
 	ret = fiber_pool_run(&o, &st, &err);
 	if (ret < 0) {
 		core_msg_error("%s", err.msg);
@@ -250,7 +298,8 @@ int main(int argc, char **argv)
 	if (a.worker)
 		return run_worker(&a, argv + first);
 	if (!a.pool && (a.lines || a.keep_order || a.retries || a.timeout > 0 || a.prefetch ||
-			a.joblog || a.resume))
+			a.joblog || a.resume || a.start_timeout > 0 || a.proto_set || a.bad_input ||
+			a.order_buffer))
 		core_cli_usage_error(&cli, "task options need --pool");
 	if (a.pool && (a.tag || a.halt_never))
 		core_cli_usage_error(&cli, "--tag and --halt are for SPMD mode, not --pool");

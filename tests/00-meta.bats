@@ -25,8 +25,8 @@ cule-bench	info IN	1	not a ROM
 cule-bench	trace --rom $rom --actions IN	1	3\\nUPLEFTDOWN\\n
 fiberrun	-H IN -- true	1	node1\\nnode2:zero\\n
 fiberrun	-H IN -- true	1	# no hosts\\n
-fiberrun	--pool -n 1 -j IN --resume -- cat	-	{"id":1}\\nnot a record\\n{"id":2}\\n
-fiberrun	--pool -n 1 -- cat < IN	-	not json\\n
+fiberrun	--pool --protocol lines -n 1 -j IN --resume -- cat	-	{"id":1}\\nnot a record\\n{"id":2}\\n
+fiberrun	--pool --protocol lines --on-bad-input abort -n 1 -- cat < IN	-	not json\\n
 rlprof-record	-o IN/t.csv -- true	1	-
 EOF
 }

@@ -129,10 +129,16 @@ PY
 @test "fiberrun --pool --lines: hostile task lines echoed by the worker" {
 	printf '%s\n' 'a,b' 'q"uo"te' $'cr\rlf' $'bad\xff\xfeutf8' $'trunc\xe2\x82' $'tab\there' \
 		$'nul\x01ctl' "it's" '{"not":"json"' > tasks.txt
-	fiberrun --pool --lines -n 2 -j log.jsonl -- cat < tasks.txt > out.jsonl
-	check jsonl out.jsonl 'a,b' 'q"uo"te' $'cr\rlf' $'bad\xff\xfeutf8' $'trunc\xe2\x82' $'tab\there'
+	fiberrun --pool --protocol lines --lines -n 2 -j log.jsonl -- cat < tasks.txt > out.jsonl
+	check jsonl out.jsonl 'a,b' 'q"uo"te' $'cr\rlf' $'tab\there'
 	check jsonl log.jsonl
 	[ "$(wc -l < out.jsonl)" -eq 9 ]
+	# Results that are not UTF-8 are base64, every byte kept.
+	python3 -c '
+import base64, json
+got = {base64.b64decode(r["result"]) for r in map(json.loads, open("out.jsonl")) if r["encoding"] == "base64"}
+assert got == {b"bad\xff\xfeutf8", b"trunc\xe2\x82"}, got'
+
 }
 
 @test "fiberrun --pool: hostile JSON tasks, and a worker that answers bytes that are not UTF-8" {
@@ -140,13 +146,17 @@ PY
 import json
 for i, s in enumerate(["a,b", "q\"uo\"te", "new\nline", "\u0000nul", "\u00e9", "\u2028"]):
     print(json.dumps({"id": "t%d,\"x\"" % i, "s": s}))' > tasks.jsonl
-	fiberrun --pool -n 2 -- cat < tasks.jsonl > out.jsonl
+	fiberrun --pool --protocol lines -n 2 -- cat < tasks.jsonl > out.jsonl
 	check jsonl out.jsonl $'new\nline' 't0,"x"'
 	[ "$(wc -l < out.jsonl)" -eq 6 ]
-	# Results that are not UTF-8 are kept as strings, bad bytes as U+FFFD.
+	# Results that are not UTF-8 are kept as base64, every byte kept.
 	cat > answer.sh <<'SH'
 while read -r l; do printf 'r\377\342\202,"\n'; done
 SH
-	printf '{"id":1}\n{"id":2}\n' | fiberrun --pool -n 1 -- sh answer.sh > bad.jsonl
-	check jsonl bad.jsonl $'r\xff\xe2\x82,"'
+	printf '{"id":1}\n{"id":2}\n' | fiberrun --pool --protocol lines -n 1 -- sh answer.sh > bad.jsonl
+	check jsonl bad.jsonl
+	python3 -c '
+import base64, json
+for r in map(json.loads, open("bad.jsonl")):
+    assert r["encoding"] == "base64" and base64.b64decode(r["result"]) == b"r\xff\xe2\x82,\"", r'
 }

@@ -60,7 +60,7 @@ load helpers
 }
 
 @test "fiberrun --joblog: a missing folder fails before a worker starts" {
-	run fiberrun --pool -n 1 -j missing/log -- sh -c 'touch ran; cat' <<< '{"id":1}'
+	run fiberrun --pool --protocol lines -n 1 -j missing/log -- sh -c 'touch ran; cat' <<< '{"id":1}'
 	[ "$status" -eq 1 ]
 	assert_output "fiberrun: error: cannot open 'missing/log': No such file or directory"
 	[ ! -e ran ]

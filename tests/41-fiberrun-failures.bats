@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# fiberrun --pool under failure: lost workers, retries, timeouts, workers
+# fiberrun --pool --protocol lines under failure: lost workers, retries, timeouts, workers
 # killed at random, the joblog and --resume, signals, master death.
 
 load helpers
@@ -25,7 +25,7 @@ all_pids() {
 	cat > worker.sh <<'SH'
 while read -r n; do [ "$n" = 13 ] && exit 3; echo "$((n * n))"; done
 SH
-	run --separate-stderr bash -c "seq 40 | fiberrun --pool --lines -k -r 2 -n 3 -- sh worker.sh"
+	run --separate-stderr bash -c "seq 40 | fiberrun --pool --protocol lines --lines -k -r 2 -n 3 -- sh worker.sh"
 	assert_failure 1
 	[ "${#lines[@]}" -eq 40 ]
 	assert_line --index 12 --regexp '^\{"id":13,"status":"failed","result":null,"error":"worker exited with status 3","worker":[0-9],"host":"[^"]+","attempts":2,'
@@ -37,7 +37,7 @@ SH
 	cat > worker.sh <<'SH'
 while read -r n; do [ "$n" = 2 ] && kill -9 $$; echo "$n"; done
 SH
-	run --separate-stderr bash -c "seq 5 | fiberrun --pool --lines -k -r 1 -n 2 -- sh worker.sh"
+	run --separate-stderr bash -c "seq 5 | fiberrun --pool --protocol lines --lines -k -r 1 -n 2 -- sh worker.sh"
 	assert_failure 1
 	assert_line --index 1 --regexp '"id":2,"status":"failed",.*"error":"worker exited with status 137",.*"attempts":1,'
 }
@@ -48,7 +48,7 @@ SH
 	cat > worker.sh <<'SH'
 while read -r n; do [ "$n" = 3 ] && { sleep 60 & echo $! >> hung; wait $!; }; echo "$n"; done
 SH
-	run --separate-stderr bash -c "seq 8 | fiberrun --pool --lines -k -T 0.5 -r 2 -n 2 -- sh worker.sh"
+	run --separate-stderr bash -c "seq 8 | fiberrun --pool --protocol lines --lines -k -T 0.5 -r 2 -n 2 -- sh worker.sh"
 	assert_failure 1
 	[ "${#lines[@]}" -eq 8 ]
 	assert_line --index 2 --regexp '"id":3,"status":"timeout","result":null,"error":"timed out after 0.5 s",.*"attempts":2,'
@@ -58,7 +58,7 @@ SH
 }
 
 @test "--pool: workers that cannot start are given up; their tasks fail, none is lost" {
-	run --separate-stderr bash -c "seq 10 | fiberrun --pool --lines -n 2 -- false"
+	run --separate-stderr bash -c "seq 10 | fiberrun --pool --protocol lines --lines -n 2 -- false"
 	assert_failure 1
 	[ "$(echo "$output" | ids | sort -n)" = "$(seq 10)" ]
 	[ "$(grep -c '"status":"failed"' <<< "$output")" -eq 10 ]
@@ -71,7 +71,7 @@ $LOG_PIDS
 while read -r n; do echo "\$((n * n))"; done
 SH
 	seq 10000 > tasks
-	fiberrun --pool --lines -r 1000 -n 6 -- sh worker.sh < tasks > out.jsonl 2> err.txt &
+	fiberrun --pool --protocol lines --lines -r 1000 -n 6 -- sh worker.sh < tasks > out.jsonl 2> err.txt &
 	master=$!
 	killed=0
 	for i in $(seq 60); do
@@ -96,11 +96,11 @@ for line in open("out.jsonl"):
 }
 
 @test "--joblog: records are journalled; a non-empty journal is refused without --resume" {
-	run --separate-stderr bash -c "seq 5 | fiberrun --pool --lines -n 2 -j log.jsonl -- sh '$SQUARE'"
+	run --separate-stderr bash -c "seq 5 | fiberrun --pool --protocol lines --lines -n 2 -j log.jsonl -- sh '$SQUARE'"
 	assert_success
 	[ "$(sort log.jsonl)" = "$(echo "$output" | sort)" ]
 	cp log.jsonl before
-	run --separate-stderr bash -c "seq 5 | fiberrun --pool --lines -n 2 -j log.jsonl -- sh '$SQUARE'"
+	run --separate-stderr bash -c "seq 5 | fiberrun --pool --protocol lines --lines -n 2 -j log.jsonl -- sh '$SQUARE'"
 	assert_failure 1
 	[[ $stderr == *"joblog 'log.jsonl' is not empty: add --resume to continue that run"* ]]
 	cmp log.jsonl before
@@ -113,7 +113,7 @@ $LOG_PIDS
 while read -r n; do echo "\$n" >> ran.\$\$; sleep 0.005; echo "\$((n * n))"; done
 SH
 	seq 400 > tasks
-	fiberrun --pool --lines -n 4 -j log.jsonl -- sh worker.sh < tasks > out1.jsonl 2> /dev/null &
+	fiberrun --pool --protocol lines --lines -n 4 -j log.jsonl -- sh worker.sh < tasks > out1.jsonl 2> /dev/null &
 	master=$!
 	wait_lines log.jsonl 100
 	kill -9 $master
@@ -126,7 +126,7 @@ SH
 	[ "$n1" -ge 100 ] && [ "$n1" -lt 400 ]
 	cat ran.* | sort -n > ran1
 	rm -f ran.*
-	run --separate-stderr bash -c "fiberrun --pool --lines -n 4 -j log.jsonl --resume -- sh worker.sh < tasks"
+	run --separate-stderr bash -c "fiberrun --pool --protocol lines --lines -n 4 -j log.jsonl --resume -- sh worker.sh < tasks"
 	assert_success
 	# the output of the resumed run is complete, each id once
 	[ "$(echo "$output" | ids | sort -n)" = "$(cat tasks)" ]
@@ -143,7 +143,7 @@ $LOG_PIDS
 while read -r n; do sleep 0.02; echo "\$n"; done
 SH
 	seq 100000 > tasks
-	fiberrun --pool --lines -n 3 -j log.jsonl -- sh worker.sh < tasks > out.jsonl 2> err.txt &
+	fiberrun --pool --protocol lines --lines -n 3 -j log.jsonl -- sh worker.sh < tasks > out.jsonl 2> err.txt &
 	master=$!
 	wait_file log.jsonl
 	kill -INT $master
@@ -161,7 +161,7 @@ SH
 $LOG_PIDS
 while read -r n; do sleep 0.05; echo "\$n"; done
 SH
-	seq 100000 | fiberrun --pool --lines -n 4 -- sh worker.sh > /dev/null 2>&1 &
+	seq 100000 | fiberrun --pool --protocol lines --lines -n 4 -- sh worker.sh > /dev/null 2>&1 &
 	master=$!
 	wait_lines pids 4
 	kill -9 "$master"
@@ -170,9 +170,62 @@ SH
 
 @test "--resume --keep-order: the resumed output is in input order and complete" {
 	seq 50 > tasks
-	head -20 tasks | fiberrun --pool --lines -n 2 -j log.jsonl -- sh "$SQUARE" > /dev/null
-	run --separate-stderr bash -c "fiberrun --pool --lines -k -n 2 -j log.jsonl --resume -- sh '$SQUARE' < tasks"
+	head -20 tasks | fiberrun --pool --protocol lines --lines -n 2 -j log.jsonl -- sh "$SQUARE" > /dev/null
+	run --separate-stderr bash -c "fiberrun --pool --protocol lines --lines -k -n 2 -j log.jsonl --resume -- sh '$SQUARE' < tasks"
 	assert_success
 	[ "$(echo "$output" | ids | tr '\n' ' ')" = "$(seq 50 | tr '\n' ' ')" ]
 	[ "$(wc -l < log.jsonl)" -eq 50 ]
+}
+
+@test "--hosts: a worker whose ssh fails is named by its host, and says ssh failed" {
+	# Reads the environment fiberrun passes, then fails as ssh does.
+	printf '#!/bin/sh\nwhile read -r l && [ -n "$l" ]; do :; done\necho "ssh: connect to host nodeA port 22: Connection refused" >&2\nexit 255\n' > fakessh
+	chmod +x fakessh
+	printf 'nodeA\n' > hosts
+	run --separate-stderr bash -c "echo 1 | fiberrun --pool --protocol lines --lines -H hosts --ssh ./fakessh -n 1 -- cat"
+	assert_failure
+	[[ $stderr == *"worker 0 on nodeA lost: exited with status 255 before connecting (ssh failed: see its message)"* ]]
+	[[ $stderr == *"worker 0 on nodeA given up"* ]]
+}
+
+@test "--pool | head: the reader going away stops the run quietly, exit 141 (SIGPIPE), no error" {
+	run --separate-stderr bash -c 'seq 100000 | fiberrun --pool --protocol lines --lines -n 2 -- cat | head -n 1; echo "status ${PIPESTATUS[1]}" >&2'
+	assert_success
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $stderr == *"status 141" ]]
+	[[ $stderr != *fiberrun* ]] || { echo "$stderr"; false; }
+}
+
+@test "-H: a file that is not a hosts file, or a folder, gets a reason that fits" {
+	run --separate-stderr fiberrun -H /etc/passwd -- true
+	assert_failure 1
+	[[ $stderr == "fiberrun: error: '/etc/passwd': line "*": want host[:slots], one per line (is this a hosts file?)" ]]
+	run --separate-stderr fiberrun -H "$BATS_TEST_TMPDIR" -- true
+	assert_failure 1
+	[ "$stderr" = "fiberrun: error: cannot read '$BATS_TEST_TMPDIR': Is a directory" ]
+	printf '::1:2\n' > h6
+	run --separate-stderr fiberrun -H h6 -- true
+	[[ $stderr == *"write IPv6 addresses in brackets"* ]]
+}
+
+@test "--pool: reading a terminal says so at once; SIGTTIN cannot stop it out of reach of SIGTERM" {
+	command -v script > /dev/null || skip "script (util-linux) is not installed"
+	run bash -c "printf '5\n\004' | script -qec 'fiberrun --pool --protocol lines --lines -n 1 -- cat' /dev/null"
+	[[ $output == *"fiberrun: note: reading tasks from the terminal, one per line; end with Ctrl-D"* ]]
+	[[ $output == *'"id":1,"status":"ok","result":"5"'* ]]
+	grep -q 'signal(SIGTTIN, SIG_IGN)' "$TOP/cmd/fiberrun.c"
+}
+
+@test "--pool: a worker that exits at once: one warning per worker and one when it is given up" {
+	run --separate-stderr bash -c "seq 5 | fiberrun --pool --protocol lines --lines -n 3 -- false"
+	assert_failure 1
+	[ "$(grep -c 'lost: worker exited with status 1' <<< "$stderr")" -eq 3 ]
+	[ "$(grep -c 'given up after 5 failures in a row (last: worker exited with status 1)' <<< "$stderr")" -eq 3 ]
+	[ "$(wc -l <<< "$stderr")" -le 7 ]
+}
+
+@test "fiberrun-protocol(5): the handshake names the nonces, not the program" {
+	run bash -c "groff -mandoc -Tascii '$TOP/man/man5/fiberrun-protocol.5' | col -b | tr -s ' \t\n' '   '"
+	[[ $output == *"fiberrun-master' N_w N_m)"* ]]
+	[[ $output == *"fiberrun-worker' N_m N_w token)"* ]]
 }

@@ -96,7 +96,7 @@ SH
 	assert_success
 	run fiberrun -n 2 --keep-order -- true
 	assert_failure 2
-	run fiberrun --pool --tag -- true
+	run fiberrun --pool --protocol lines --tag -- true
 	assert_failure 2
 	run fiberrun -n 0 -- true
 	assert_failure 2
@@ -139,10 +139,10 @@ SH
 
 @test "--quiet: no warnings about lost workers or failed tasks" {
 	printf 'while read -r n; do [ "$n" = 2 ] && exit 1; echo "$n"; done\n' > w.sh
-	run --separate-stderr bash -c "seq 3 | fiberrun --pool --lines -q -r 1 -n 1 -- sh w.sh"
+	run --separate-stderr bash -c "seq 3 | fiberrun --pool --protocol lines --lines -q -r 1 -n 1 -- sh w.sh"
 	assert_failure 1
 	[ -z "$stderr" ]
-	run --separate-stderr bash -c "seq 3 | fiberrun --pool --lines -r 1 -n 1 -- sh w.sh"
+	run --separate-stderr bash -c "seq 3 | fiberrun --pool --protocol lines --lines -r 1 -n 1 -- sh w.sh"
 	assert_failure 1
 	[[ $stderr == *"lost"* ]]
 }

@@ -121,7 +121,7 @@ done'
 	cat > worker.sh <<'SH'
 while read -r n; do sleep 0.01; echo $((n * n)); done
 SH
-	run --separate-stderr bash -c "seq 300 | fiberrun --pool --lines -H hosts --ssh '$SSH' -- sh worker.sh"
+	run --separate-stderr bash -c "seq 300 | fiberrun --pool --protocol lines --lines -H hosts --ssh '$SSH' -- sh worker.sh"
 	assert_success
 	[ "${#lines[@]}" -eq 300 ]
 	echo "$output" | python3 -c '
@@ -146,7 +146,7 @@ echo \$\$ >> workers
 while read -r n; do sleep 0.001; echo "\$n"; done
 SH
 	seq 3000 > tasks
-	fiberrun --pool --lines -r 100 -H hosts --ssh "$SSH" -- sh worker.sh < tasks > out.jsonl 2> err.txt &
+	fiberrun --pool --protocol lines --lines -r 100 -H hosts --ssh "$SSH" -- sh worker.sh < tasks > out.jsonl 2> err.txt &
 	master=$!
 	wait_file workers
 	for i in $(seq 15); do
@@ -165,7 +165,7 @@ SH
 $LOG_PIDS
 while read -r n; do sleep 0.05; echo "\$n"; done
 SH
-	seq 100000 | fiberrun --pool --lines -H hosts --ssh "$SSH" -- sh worker.sh > /dev/null 2>&1 &
+	seq 100000 | fiberrun --pool --protocol lines --lines -H hosts --ssh "$SSH" -- sh worker.sh > /dev/null 2>&1 &
 	master=$!
 	wait_lines workers 3
 	kill -9 $master
@@ -203,11 +203,11 @@ SH
 }
 
 @test "--remote-fiberrun: the path used on the hosts; a wrong one is reported and no task is lost" {
-	run --separate-stderr bash -c "seq 6 | fiberrun --pool --lines -H hosts --ssh '$SSH' --remote-fiberrun '$RLKIT_BUILD/bin/fiberrun' -- sh '$TOP/share/examples/square-worker.sh'"
+	run --separate-stderr bash -c "seq 6 | fiberrun --pool --protocol lines --lines -H hosts --ssh '$SSH' --remote-fiberrun '$RLKIT_BUILD/bin/fiberrun' -- sh '$TOP/share/examples/square-worker.sh'"
 	assert_success
 	[ "${#lines[@]}" -eq 6 ]
-	run --separate-stderr bash -c "seq 6 | fiberrun --pool --lines -H hosts --ssh '$SSH' --remote-fiberrun /no/such/fiberrun -- cat"
+	run --separate-stderr bash -c "seq 6 | fiberrun --pool --protocol lines --lines -H hosts --ssh '$SSH' --remote-fiberrun /no/such/fiberrun -- cat"
 	assert_failure 3
-	[ "$(grep -c '"status":"failed".*"error":"no workers left"' <<< "$output")" -eq 6 ]
+	[ "$(grep -c '"status":"failed".*"error":"no workers left (last: exited with status 127 before connecting' <<< "$output")" -eq 6 ]
 	[[ $stderr == *"exited with status 127 before connecting (is fiberrun installed there? see --remote-fiberrun)"* ]]
 }

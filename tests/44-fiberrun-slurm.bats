@@ -96,7 +96,7 @@ SH
 }
 
 @test "-b srun --pool: inside an allocation, one job step per worker" {
-	run --separate-stderr salloc -Q -n 2 sh -c "seq 40 | fiberrun --pool --lines -k -b srun -n 2 -- sh worker.sh"
+	run --separate-stderr salloc -Q -n 2 sh -c "seq 40 | fiberrun --pool --protocol lines --lines -k -b srun -n 2 -- sh worker.sh"
 	assert_success
 	[ "${#lines[@]}" -eq 40 ]
 	echo "$output" | python3 -c '
@@ -124,7 +124,7 @@ assert len(jobs) == 1 and jobs != {""}, jobs
 	cat > worker.sh <<'SH'
 while read -r n; do sleep 0.1; echo "$((n * n)) $SLURM_JOB_ID"; done
 SH
-	run --separate-stderr bash -c "seq 30 | fiberrun --pool --lines -b sbatch -n 2 -- sh '$BATS_TEST_TMPDIR/worker.sh'"
+	run --separate-stderr bash -c "seq 30 | fiberrun --pool --protocol lines --lines -b sbatch -n 2 -- sh '$BATS_TEST_TMPDIR/worker.sh'"
 	assert_success
 	[ "${#lines[@]}" -eq 30 ]
 	[ "$(echo "$output" | python3 -c 'import json,sys; print(len({json.loads(l)["result"].split()[1] for l in sys.stdin}))')" -eq 2 ]

@@ -15,7 +15,7 @@ EX="$TOP/share/examples"
 	assert_failure 1
 	assert_line --index 0 --regexp '^\{"id":1,"status":"ok","result":\{"square":9\},'
 	assert_line --index 1 --regexp '^\{"id":2,"status":"error","result":null,"error":"bad task: '
-	run --separate-stderr bash -c "seq 3 | fiberrun --pool --lines -k -n 2 -- sh '$EX/square-worker.sh'"
+	run --separate-stderr bash -c "seq 3 | fiberrun --pool --protocol lines --lines -k -n 2 -- sh '$EX/square-worker.sh'"
 	assert_success
 	assert_line --index 2 --regexp '"id":3,"status":"ok","result":"9"'
 }
@@ -33,7 +33,7 @@ EX="$TOP/share/examples"
 }
 
 @test "es-worker: only seeds cross the wire; a bad task gets an error result" {
-	run --separate-stderr bash -c "printf '5 1 0\n5 1 0\nnonsense\n' | fiberrun --pool --lines -k -n 1 -- '$RLKIT_BUILD/share/examples/es-worker'"
+	run --separate-stderr bash -c "printf '5 1 0\n5 1 0\nnonsense\n' | fiberrun --pool --protocol lines --lines -k -n 1 -- '$RLKIT_BUILD/share/examples/es-worker'"
 	assert_failure 1
 	# the same seed twice: the same fitness (workers rebuild the same noise)
 	[ "$(echo "${lines[0]}" | grep -o '"result":"[0-9]*"')" = "$(echo "${lines[1]}" | grep -o '"result":"[0-9]*"')" ]
@@ -61,7 +61,7 @@ SH
 	{
 		seq 4096
 		WAIT_TRIES=3600 wait_for all_started
-	} | fiberrun --pool --lines -n 1024 -- sh worker.sh > out 2> err
+	} | fiberrun --pool --protocol lines --lines -n 1024 -- sh worker.sh > out 2> err
 	[ ! -s err ] || fail "$(cat err)"
 	[ "$(sort -u started | wc -l)" -eq 1024 ]
 	[ "$(sort -n started | tail -1)" -eq 1023 ]

@@ -1,12 +1,14 @@
 #include "fiber/agent.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,10 +33,15 @@ static void on_stop_signal(int sig)
 
 struct agent {
 	const struct fiber_agent_opts *o;
-	int sock, cin, cout;
+	int sock, cin, cout, cres;
 	pid_t child;
-	struct core_buf sin, sout, to_child, from_child;
-	struct core_ring fifo;	/* tasks sent to the command, oldest first */
+	uint64_t number;
+	struct core_buf sin, sout, to_child, from_child, from_res;
+	struct core_ring fifo;	/* lines protocol: tasks sent to the command, oldest first */
+	size_t scanned;		/* bytes of from_child known to hold no newline */
+	uint64_t fed;		/* bytes written to the command's input, until ready */
+	int ready;		/* READY sent */
+	int hinted;		/* told that stdout is not for results */
 	int stopping;
 	int reported;		/* an EXIT frame told the master why we end */
 };
@@ -124,25 +131,34 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	static const char *const unset[] = { "FIBERRUN_SECRET", "FIBERRUN_WORKER_TOKEN",
 					     "FIBERRUN_MASTER", NULL };
 	struct core_spawn sp = CORE_SPAWN_INIT;
-	char num[32], *set[3] = { NULL, NULL, NULL };
+	char num[32], rfd[32], *set[5] = { NULL };
 	char host[256] = "";
-	int in[2], out[2], ret;
+	int in[2], out[2], res[2] = { -1, -1 }, ret, k = 0, i;
 
 	snprintf(num, sizeof(num), "%" PRIu64, number);
 	if (a->o->host)
 		snprintf(host, sizeof(host), "%s", a->o->host);
 	else
 		gethostname(host, sizeof(host) - 1);
-	set[0] = fiber_env_pair("FIBERRUN_WORKER", num);
-	set[1] = fiber_env_pair("FIBERRUN_HOST", host);
-	if (!set[0] || !set[1]) {
-		ret = core_error_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((ret = fiber_pipe(in)) < 0 || (ret = fiber_pipe(out)) < 0) {
+	if ((ret = fiber_pipe(in)) < 0 || (ret = fiber_pipe(out)) < 0 ||
+	    (a->o->proto2 && (ret = fiber_pipe(res)) < 0)) {
 		ret = core_error_errno(err, -ret, "cannot create a pipe");
 		goto out;
 	}
+	snprintf(rfd, sizeof(rfd), "%d", res[1]);
+	set[k++] = fiber_env_pair("FIBERRUN_WORKER", num);
+	set[k++] = fiber_env_pair("FIBERRUN_HOST", host);
+	set[k++] = fiber_env_pair("FIBERRUN_PROTOCOL", a->o->proto2 ? "2" : "lines");
+	if (a->o->proto2)
+		set[k++] = fiber_env_pair("FIBERRUN_RESULT_FD", rfd);
+	for (i = 0; i < k; i++)
+		if (!set[i]) {
+			ret = core_error_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+	/* The result pipe is the one descriptor the command inherits beyond 0-2. */
+	if (res[1] >= 0)
+		fcntl(res[1], F_SETFD, 0);
 	sp.argv = a->o->argv;
 	sp.env_set = (const char *const *)set;
 	sp.env_unset = unset;
@@ -155,18 +171,25 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 		fiber_agent_child_pgrp = a->child = sp.pid;
 	close(in[0]);
 	close(out[1]);
+	if (res[1] >= 0)
+		close(res[1]);
 	if (ret < 0) {
 		close(in[1]);
 		close(out[0]);
+		if (res[0] >= 0)
+			close(res[0]);
 		goto out;
 	}
 	a->cin = in[1];
 	a->cout = out[0];
+	a->cres = res[0];
 	fiber_fd_nonblock(a->cin, 1);
 	fiber_fd_nonblock(a->cout, 1);
+	if (a->cres >= 0)
+		fiber_fd_nonblock(a->cres, 1);
 out:
-	free(set[0]);
-	free(set[1]);
+	for (i = 0; i < k; i++)
+		free(set[i]);
 	return ret;
 }
 
@@ -213,20 +236,49 @@ static int finish(struct agent *a, int status, char kind, const char *reason)
 	return status;
 }
 
-/* Lines from the command: one RESULT frame each. */
-static int relay_results(struct agent *a, struct core_error *err)
+static int send_ready(struct agent *a, struct core_error *err)
+{
+	if (a->ready)
+		return 0;
+	a->ready = 1;
+	if (fiber_frame_put(&a->sout, FIBER_READY, 0, NULL, 0) < 0)
+		return core_error_set(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/*
+ * Lines protocol: the command is ready when it has read from its input,
+ * that is when the pipe holds less than what was written to it.
+ */
+static int check_taken(struct agent *a, struct core_error *err)
+{
+	int queued = 0;
+
+	if (a->ready || !a->fed || a->cin < 0)
+		return 0;
+	if (ioctl(a->cin, FIONREAD, &queued) < 0 || (uint64_t)queued < a->fed)
+		return send_ready(a, err);
+	return 0;
+}
+
+/* Lines protocol: each line from the command answers the oldest task. */
+static int relay_lines(struct agent *a, struct core_error *err)
 {
 	for (;;) {
 		char *start = a->from_child.data + a->from_child.off;
-		char *nl = memchr(start, '\n', core_buf_pending(&a->from_child));
+		size_t avail = core_buf_pending(&a->from_child);
+		char *nl = memchr(start + a->scanned, '\n', avail - a->scanned);
 		size_t len;
+		int bang;
 
 		if (!nl) {
-			if (core_buf_pending(&a->from_child) > a->o->frame_max)
+			a->scanned = avail;
+			if (avail > a->o->frame_max)
 				return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
 						      a->o->frame_max);
 			return 0;
 		}
+		a->scanned = 0;
 		len = (size_t)(nl - start);
 		if (len > a->o->frame_max)
 			return core_error_set(err, -EMSGSIZE, "result line longer than %zu bytes",
@@ -234,10 +286,96 @@ static int relay_results(struct agent *a, struct core_error *err)
 		if (!core_ring_count(&a->fifo))
 			return core_error_set(err, -EPROTO, "worker wrote a line with no task: '%.*s'",
 					      (int)(len < 40 ? len : 40), start);
-		if (fiber_frame_put(&a->sout, FIBER_RESULT, core_ring_at(&a->fifo, 0), start, len) < 0)
+		if (send_ready(a, err) < 0)
+			return -ENOMEM;
+		bang = len > 0 && start[0] == '!';
+		if (fiber_frame_put2(&a->sout, FIBER_RESULT, core_ring_at(&a->fifo, 0),
+				     bang ? "e" : "o", 1, start + bang, len - (size_t)bang) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
 		core_ring_pop(&a->fifo);
 		core_buf_consume(&a->from_child, len + 1);
+	}
+}
+
+/* Protocol 2: what the command writes on its standard output is not a result. */
+static void relay_stray(struct agent *a, int eof)
+{
+	for (;;) {
+		char *start = a->from_child.data + a->from_child.off;
+		size_t avail = core_buf_pending(&a->from_child);
+		char *nl = memchr(start + a->scanned, '\n', avail - a->scanned);
+		size_t len = nl ? (size_t)(nl - start) : avail;
+
+		if (!avail)
+			return;
+		if (!nl && !eof && avail < 4096) {
+			a->scanned = avail;
+			return;
+		}
+		a->scanned = 0;
+		dprintf(2, "fiberrun: worker %" PRIu64 " stdout (not a result): %.*s%s\n",
+			a->number, (int)len, start, a->ready || a->hinted ? "" :
+			" [protocol 2 workers answer on $FIBERRUN_RESULT_FD; see --protocol lines]");
+		a->hinted = 1;
+		core_buf_consume(&a->from_child, nl ? len + 1 : len);
+	}
+}
+
+/*
+ * Protocol 2 (fiberrun-protocol(5)): records on the result descriptor,
+ * "ready", or "ok ID LEN" / "error ID LEN" and LEN bytes and a newline.
+ */
+#define RES_HEADER_MAX 64
+
+static int relay_records(struct agent *a, struct core_error *err)
+{
+	for (;;) {
+		char *start = a->from_res.data + a->from_res.off;
+		size_t avail = core_buf_pending(&a->from_res);
+		char *nl = memchr(start, '\n', avail < RES_HEADER_MAX ? avail : RES_HEADER_MAX);
+		char kind[8], *end;
+		unsigned long long id, len;
+		size_t hl;
+
+		if (!nl) {
+			if (avail >= RES_HEADER_MAX)
+				return core_error_set(err, -EPROTO, "worker wrote a bad record header: '%.*s'",
+						      20, start);
+			return 0;
+		}
+		hl = (size_t)(nl - start) + 1;
+		if (hl == 6 && memcmp(start, "ready", 5) == 0) {
+			if (send_ready(a, err) < 0)
+				return -ENOMEM;
+			core_buf_consume(&a->from_res, hl);
+			continue;
+		}
+		*nl = '\0';
+		if (sscanf(start, "%7s %llu %llu", kind, &id, &len) != 3 ||
+		    (strcmp(kind, "ok") != 0 && strcmp(kind, "error") != 0) ||
+		    !(end = strrchr(start, ' ')) || strspn(end + 1, "0123456789") != strlen(end + 1)) {
+			*nl = '\n';
+			return core_error_set(err, -EPROTO, "worker wrote a bad record header: '%.*s'",
+					      (int)(hl - 1 < 40 ? hl - 1 : 40), start);
+		}
+		*nl = '\n';
+		if (len > a->o->frame_max)
+			return core_error_set(err, -EMSGSIZE, "result longer than %zu bytes",
+					      a->o->frame_max);
+		if (avail < hl + len + 1) {
+			/* Room for the whole record at once: linear in its length. */
+			if (core_buf_reserve(&a->from_res, hl + len + 1 - avail) < 0)
+				return core_error_set(err, -ENOMEM, "out of memory");
+			return 0;
+		}
+		if (start[hl + len] != '\n')
+			return core_error_set(err, -EPROTO, "worker's result for task %llu does not end "
+					      "with a newline after %llu bytes", id, len);
+		if (send_ready(a, err) < 0 ||
+		    fiber_frame_put2(&a->sout, FIBER_RESULT, id, kind[0] == 'o' ? "o" : "e", 1,
+				     start + hl, len) < 0)
+			return core_error_set(err, -ENOMEM, "out of memory");
+		core_buf_consume(&a->from_res, hl + len + 1);
 	}
 }
 
@@ -251,11 +389,25 @@ static int take_frames(struct agent *a, struct core_error *err)
 		if (f.type == FIBER_STOP) {
 			a->stopping = 1;
 		} else if (f.type == FIBER_TASK && !a->stopping) {
-			if (memchr(f.body, '\n', f.len))
-				return core_error_set(err, -EPROTO, "task with a newline");
-			if (core_buf_append(&a->to_child, f.body, f.len) < 0 ||
-			    core_buf_append(&a->to_child, "\n", 1) < 0 || core_ring_push(&a->fifo, f.seq) < 0)
+			size_t before = core_buf_pending(&a->to_child);
+
+			if (a->o->proto2) {
+				char h[64];
+				int n = snprintf(h, sizeof(h), "task %" PRIu64 " %zu\n", f.seq, f.len);
+
+				ret = core_buf_reserve(&a->to_child, (size_t)n + f.len + 1);
+				if (ret == 0)
+					ret = core_buf_append(&a->to_child, h, (size_t)n);
+			} else {
+				if (memchr(f.body, '\n', f.len))
+					return core_error_set(err, -EPROTO, "task with a newline");
+				ret = core_ring_push(&a->fifo, f.seq);
+			}
+			if (ret < 0 || core_buf_append(&a->to_child, f.body, f.len) < 0 ||
+			    core_buf_append(&a->to_child, "\n", 1) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
+			if (!a->ready)
+				a->fed += core_buf_pending(&a->to_child) - before;
 		} else {
 			return core_error_set(err, -EPROTO, "unexpected frame type %d", f.type);
 		}
@@ -271,8 +423,8 @@ static int relay(struct agent *a, struct core_error *err)
 		return finish(a, 1, 'N', err->msg), -EPROTO;
 	}
 	for (;;) {
-		struct pollfd p[4];
-		int np = 0, ret, isock, icout, icin = -1, iwatch = -1;
+		struct pollfd p[5];
+		int np = 0, ret, isock, icout, icres = -1, icin = -1, iwatch = -1, wait_ms = -1;
 		ssize_t n;
 
 		if (a->stopping && a->cin >= 0 && core_buf_pending(&a->to_child) == 0) {
@@ -283,6 +435,10 @@ static int relay(struct agent *a, struct core_error *err)
 		p[np++] = (struct pollfd){ a->sock, POLLIN | (core_buf_pending(&a->sout) ? POLLOUT : 0), 0 };
 		icout = np;
 		p[np++] = (struct pollfd){ a->cout, POLLIN, 0 };
+		if (a->cres >= 0) {
+			icres = np;
+			p[np++] = (struct pollfd){ a->cres, POLLIN, 0 };
+		}
 		if (a->cin >= 0 && core_buf_pending(&a->to_child)) {
 			icin = np;
 			p[np++] = (struct pollfd){ a->cin, POLLOUT, 0 };
@@ -291,7 +447,11 @@ static int relay(struct agent *a, struct core_error *err)
 			iwatch = np;
 			p[np++] = (struct pollfd){ a->o->watch_fd, POLLIN, 0 };
 		}
-		if (poll(p, (nfds_t)np, -1) < 0) {
+		/* Lines protocol, until the command first reads: look again soon. */
+		if (!a->o->proto2 && !a->ready && a->fed)
+			wait_ms = 5;
+		ret = poll(p, (nfds_t)np, wait_ms);
+		if (ret < 0) {
 			if (errno == EINTR)
 				continue;
 			return core_error_errno(err, errno, "poll");
@@ -332,18 +492,52 @@ static int relay(struct agent *a, struct core_error *err)
 				a->to_child.off = a->to_child.len = 0;
 			}
 		}
-		if (p[icout].revents) {
-			n = core_buf_read_fd(&a->from_child, a->cout, 65536);
+		if (!a->o->proto2 && check_taken(a, err) < 0) {
+			end_child(a, SIGKILL);
+			return finish(a, 1, 'N', err->msg), -ENOMEM;
+		}
+		if (icres >= 0 && p[icres].revents) {
+			n = core_buf_read_fd(&a->from_res, a->cres, 65536);
 			if (n > 0 || n == -EAGAIN) {
-				ret = relay_results(a, err);
+				ret = relay_records(a, err);
 				if (ret < 0) {
 					end_child(a, SIGKILL);
 					return finish(a, 1, 'N', err->msg), ret;
 				}
 			} else {
-				int status = end_child(a, 0);
+				/* The command closed its result descriptor: its stdout says when it ends. */
+				close(a->cres);
+				a->cres = -1;
+			}
+		}
+		if (p[icout].revents) {
+			n = core_buf_read_fd(&a->from_child, a->cout, 65536);
+			if (n > 0 || n == -EAGAIN) {
+				if (a->o->proto2) {
+					relay_stray(a, 0);
+					ret = 0;
+				} else {
+					ret = relay_lines(a, err);
+				}
+				if (ret < 0) {
+					end_child(a, SIGKILL);
+					return finish(a, 1, 'N', err->msg), ret;
+				}
+			} else {
+				int status;
 				char why[128];
 
+				if (a->o->proto2)
+					relay_stray(a, 1);
+				/* Results written just before the end still count. */
+				while (a->cres >= 0 &&
+				       (n = core_buf_read_fd(&a->from_res, a->cres, 65536)) > 0)
+					;
+				if (a->cres >= 0 && relay_records(a, err) < 0) {
+					end_child(a, SIGKILL);
+					return finish(a, 1, 'N', err->msg), -EPROTO;
+				}
+				status = end_child(a, 0);
 				if (a->stopping)
 					return finish(a, status, 'N', "");
 				snprintf(why, sizeof(why), "worker exited with status %d", status);
@@ -367,7 +561,7 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	int ret, status = 1;
 
 	a.o = o;
-	a.cin = a.cout = -1;
+	a.cin = a.cout = a.cres = -1;
 	signal(SIGTERM, on_stop_signal);
 	signal(SIGINT, on_stop_signal);
 	signal(SIGHUP, on_stop_signal);
@@ -377,6 +571,7 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	ret = handshake(&a, &number, err);
 	if (ret < 0)
 		goto out;
+	a.number = number;
 	ret = start_command(&a, number, err);
 	if (ret < 0) {
 		status = core_spawn_error_exit(ret);
@@ -397,11 +592,14 @@ out:
 		close(a.cin);
 	if (a.cout >= 0)
 		close(a.cout);
+	if (a.cres >= 0)
+		close(a.cres);
 	close(a.sock);
 	core_buf_release(&a.sin);
 	core_buf_release(&a.sout);
 	core_buf_release(&a.to_child);
 	core_buf_release(&a.from_child);
+	core_buf_release(&a.from_res);
 	core_ring_release(&a.fifo);
 	return status;
 }

@@ -1,9 +1,15 @@
 /*
  * The worker agent (`fiberrun --worker`): connects to the master,
  * authenticates both ways (see wire.h), starts the worker command with
- * pipes, and relays: each TASK frame becomes one line on the command's
- * standard input, each line of its standard output one RESULT frame for
- * the oldest task it has not answered.  The command's standard error is
+ * pipes, and relays (fiberrun-protocol(5)).  Protocol 2: each TASK frame
+ * becomes a "task ID LEN" record on the command's standard input, each
+ * "ok"/"error" record on its result descriptor (FIBERRUN_RESULT_FD) a
+ * RESULT frame for the id it names, and what it writes on its standard
+ * output goes to our standard error, marked as not a result.  Lines
+ * protocol (compatibility): each TASK frame becomes one line, each line
+ * of the command's standard output a RESULT for the oldest task it has
+ * not answered.  READY is sent when the command says "ready" (protocol 2)
+ * or first reads its input (lines).  The command's standard error is
  * ours.
  *
  * The agent ends, and kills the command, when the connection ends or
@@ -29,6 +35,7 @@ struct fiber_agent_opts {
 	char *const *argv;	/* the worker command */
 	int watch_fd;		/* stop at its end of file; -1 for none */
 	size_t frame_max;	/* longest task or result line */
+	int proto2;		/* protocol 2; 0: the lines protocol */
 };
 
 /* The worker command's process group, for the agent's signal handlers. */

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,9 @@ int fiber_hosts_parse_line(struct fiber_hosts *h, const char *line,
 		*close = '\0';
 		s++;
 	} else if (colon && strchr(s, ':') != colon) {
+		if (strspn(s, "0123456789abcdefABCDEF:.%") < strlen(s))
+			return core_error_set(err, -EINVAL, "bad host '%s': want host[:slots], "
+					      "one per line (is this a hosts file?)", s);
 		return core_error_set(err, -EINVAL, "bad host '%s': write IPv6 addresses in brackets", s);
 	}
 	if (colon) {
@@ -85,6 +89,7 @@ int fiber_hosts_load(struct fiber_hosts *h, const char *path,
 		     struct core_error *err)
 {
 	FILE *fp = fopen(path, "r");
+	struct stat st;
 	char *line = NULL;
 	size_t cap = 0;
 	long lineno = 0;
@@ -93,6 +98,10 @@ int fiber_hosts_load(struct fiber_hosts *h, const char *path,
 
 	if (!fp)
 		return core_error_errno(err, errno, "cannot open '%s'", path);
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(fp);
+		return core_error_errno(err, EISDIR, "cannot read '%s'", path);
+	}
 	while ((n = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
 		if (n > 0 && line[n - 1] == '\n')

@@ -13,5 +13,5 @@ $(O)/share/examples/%: share/examples/%.c lib/core/splitmix.h $(O)/build-flags
 .PHONY: demo-fiber
 demo-fiber: all
 	@echo "fiberrun: a pool of 4 shell workers squaring 20 numbers"
-	$(Q)seq 20 | $(O)/bin/fiberrun --pool --lines -n 4 --keep-order -- \
+	$(Q)seq 20 | $(O)/bin/fiberrun --pool --protocol lines --lines -n 4 --keep-order -- \
 		sh share/examples/square-worker.sh

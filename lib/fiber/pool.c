@@ -1,116 +1,6 @@
-#include "fiber/pool.h"
+#include "fiber/pool-int.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <jansson.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/epoll.h>
-#include <sys/resource.h>
-#include <sys/signalfd.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include "core/clock.h"
-#include "core/grow.h"
-#include "core/input.h"
-#include "core/json.h"
-#include "core/map.h"
-#include "core/ring.h"
-#include "core/utf8.h"
-#include "fiber/joblog.h"
-#include "fiber/net.h"
-#include "fiber/proc.h"
-#include "fiber/task.h"
-#include "fiber/taskq.h"
-#include "fiber/wire.h"
-
-#define AUTH_TIMEOUT_NS (10 * 1000000000LL)
-#define START_TIMEOUT_NS (120 * 1000000000LL)
-#define STOP_GRACE_NS (5 * 1000000000LL)
-#define SLOT_MAX_FAILS 5
-#define TICK_MS 100
-/* Starts per turn of the loop, so that handshakes are served meanwhile. */
-#define STARTS_PER_TURN 16
-
-enum { EV_LISTEN = 1, EV_INPUT, EV_SIGNAL, EV_CONN };
-enum { W_IDLE, W_STARTING, W_READY, W_STOPPING, W_GONE };
-
-struct ev {
-	int kind;
-};
-
-
-struct worker;
-
-struct conn {
-	struct ev ev;
-	int fd;
-	int stage;		/* 0 wants HELLO, 1 wants AUTH, 2 attached */
-	int watching_out;
-	uint64_t token;
-	uint8_t nonce_w[FIBER_NONCE_LEN], nonce_m[FIBER_NONCE_LEN];
-	int64_t deadline;
-	struct core_buf in, out;
-	struct worker *w;
-	struct conn *next, *prev;	/* unattached connections */
-};
-
-struct worker {
-	long index;
-	int state;
-	uint64_t token;
-	struct fiber_proc proc;
-	struct conn *c;
-	const char *slot_host;		/* from the hosts file, or NULL */
-	char host[256];
-	struct core_ring fifo;		/* tasks sent, oldest first */
-	int64_t head_start_ns, since_ns, retry_ns;
-	int fails;
-	char exit_kind;
-	int exit_status;
-	char reason[256];
-};
-
-struct pool {
-	const struct fiber_pool_opts *o;
-	struct fiber_pool_stats *st;
-	struct core_error *err;
-	int ep, lfd, sfd;
-	struct ev ev_listen, ev_input, ev_signal;
-	char addr[320], secret[FIBER_SECRET_HEX_LEN + 1], size[32];
-	struct worker *w;
-	long live_slots;
-	struct conn *pending;
-	long npending;
-	pid_t *kids;
-	size_t nkids, kids_cap;
-	/* input */
-	struct core_jsonl_reader *in;
-	int in_reads;		/* read(2) calls the reader may still make */
-	long lineno;
-	int in_eof, in_ready, in_poll;
-	struct fiber_taskq q;
-	uint64_t *done;
-	size_t ndone, done_cap;
-	struct core_map seen, logged;
-	struct fiber_joblog jl;
-	int stopping, draining, failed;
-	int backlog;		/* workers still waiting to be started */
-	int64_t stop_ns;
-};
-
-static void warn(struct pool *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void warn(struct pool *p, const char *fmt, ...)
+void pool_warn(struct pool *p, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -124,7 +14,7 @@ static void warn(struct pool *p, const char *fmt, ...)
 }
 
 /* A fatal error: keep the first message, stop everything. */
-static int fail(struct pool *p, int code)
+int pool_fail(struct pool *p, int code)
 {
 	if (!p->failed)
 		p->failed = code;
@@ -132,706 +22,29 @@ static int fail(struct pool *p, int code)
 	return code;
 }
 
-/* Mark t done (its record is set) and queue it for output. */
-static int task_done(struct pool *p, struct fiber_task *t)
-{
-	t->state = FIBER_TASK_DONE;
-	free(t->line);
-	t->line = NULL;
-	if (p->o->keep_order)
-		return 0;
-	if (CORE_GROW(p->done, p->done_cap, p->ndone + 1) < 0)
-		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-	p->done[p->ndone++] = t->seq;
-	return 0;
-}
-
-/* A JSON string of bytes that may not be UTF-8: bad bytes become U+FFFD. */
-static json_t *utf8_string(const char *s, size_t len)
-{
-	json_t *v = json_stringn(s, len);
-	char *r;
-	size_t n;
-
-	if (v || !(r = core_utf8_repair(s, len, &n)))
-		return v;
-	v = json_stringn(r, n);
-	free(r);
-	return v;
-}
-
-/*
- * The one way a task ends.  `result` is consumed; `w` may be NULL;
- * `start_ns` is when the last attempt began (0: none).
- */
-static void task_finish(struct pool *p, struct fiber_task *t, const char *status,
-			json_t *result, const char *error, struct worker *w,
-			int64_t start_ns)
-{
-	json_t *rec = json_object();
-	double dur = start_ns ? (double)(core_clock_mono_ns() - start_ns) / 1e9 : 0.0;
-	size_t len;
-
-	json_object_set(rec, "id", t->id);
-	json_object_set_new(rec, "status", json_string(status));
-	json_object_set_new(rec, "result", result ? result : json_null());
-	if (error)
-		json_object_set_new(rec, "error", utf8_string(error, strlen(error)));
-	json_object_set_new(rec, "worker", w ? json_integer(w->index) : json_null());
-	json_object_set_new(rec, "host", w && w->host[0] ? utf8_string(w->host, strlen(w->host)) :
-			    json_null());
-	json_object_set_new(rec, "attempts", json_integer(t->attempts));
-	json_object_set_new(rec, "duration", json_real((double)(long long)(dur * 1e6 + 0.5) / 1e6));
-	t->record = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
-	json_decref(rec);
-	if (!t->record) {
-		fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-		return;
-	}
-	len = strlen(t->record);
-	if (p->jl.fd >= 0 && fiber_joblog_add(&p->jl, t->record, len) < 0)
-		fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-	if (strcmp(status, "ok") == 0)
-		p->st->ok++;
-	else
-		p->st->failed++;
-	task_done(p, t);
-}
-
-/* Joblog first, then the output: what the user saw is in the journal. */
-static int emit(struct pool *p)
-{
-	FILE *out = p->o->out;
-	size_t i;
-	int ret = fiber_joblog_commit(&p->jl, p->err);
-
-	if (ret < 0)
-		return fail(p, ret);
-	if (p->o->keep_order) {
-		struct fiber_task *t;
-
-		while (p->q.base < p->q.next && (t = fiber_taskq_at(&p->q, p->q.base)) &&
-		       t->state == FIBER_TASK_DONE) {
-			fprintf(out, "%s\n", t->record);
-			fiber_taskq_drop(&p->q, t->seq);
-		}
-	} else {
-		for (i = 0; i < p->ndone; i++) {
-			fprintf(out, "%s\n", fiber_taskq_at(&p->q, p->done[i])->record);
-			fiber_taskq_drop(&p->q, p->done[i]);
-		}
-		p->ndone = 0;
-	}
-	if (fflush(out) != 0 || ferror(out))
-		return fail(p, core_error_errno(p->err, errno ? errno : EIO, "writing output failed"));
-	return 0;
-}
-
-/* One input line (parsed as `v` unless --lines): a new task, or an old record with --resume. */
-static int take_line(struct pool *p, json_t *v, const char *line, size_t len)
-{
-	struct core_map_entry *e;
-	json_t *id = NULL;
-	struct fiber_task *t;
-	char *key = NULL;
-	int ret;
-
-	p->lineno = core_jsonl_line(p->in);
-	ret = fiber_task_id(v, p->lineno, &id, &key, p->err);
-	json_decref(v);
-	if (ret < 0) {
-		core_error_prefix(p->err, "'%s': line %ld: ", p->o->in_name, p->lineno);
-		return fail(p, ret);
-	}
-	ret = core_map_put(&p->seen, key, strlen(key), &e);
-	if (ret <= 0) {
-		char *s = json_dumps(id, JSON_ENCODE_ANY);
-
-		ret = ret < 0 ? core_error_set(p->err, -ENOMEM, "out of memory") :
-			core_error_set(p->err, -EINVAL, "'%s': line %ld: task id %s appears twice",
-				       p->o->in_name, p->lineno, s ? s : "?");
-		free(s);
-		free(key);
-		json_decref(id);
-		return fail(p, ret);
-	}
-	t = calloc(1, sizeof(*t));
-	if (!t || fiber_taskq_add(&p->q, t) < 0) {
-		free(t);
-		free(key);
-		json_decref(id);
-		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-	}
-	t->id = id;
-	p->st->tasks++;
-	e = core_map_find(&p->logged, key, strlen(key));
-	free(key);
-	if (e && e->value.p) {
-		json_t *rec = core_jsonl_decode(e->value.p, strlen(e->value.p), NULL);
-		const char *status = json_string_value(json_object_get(rec, "status"));
-
-		if (status && strcmp(status, "ok") == 0)
-			p->st->ok++;
-		else
-			p->st->failed++;
-		json_decref(rec);
-		p->st->resumed++;
-		t->record = e->value.p;
-		e->value.p = NULL;
-		return task_done(p, t);
-	}
-	t->line = malloc(len + 1);
-	if (!t->line)
-		return fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-	memcpy(t->line, line, len);
-	t->line[len] = '\0';
-	t->len = len;
-	return fiber_taskq_push(&p->q, t->seq, 0) < 0 ? fail(p, core_error_set(p->err, -ENOMEM, "out of memory")) : 0;
-}
-
-/* The input reader's read function: at most one read(2) per read_input(). */
-static ssize_t input_read(void *ctx, char *buf, size_t n)
-{
-	struct pool *p = ctx;
-
-	if (!p->in_reads)
-		return -EAGAIN;
-	p->in_reads--;
-	return core_read_fd(p->o->in_fd, buf, n);
-}
-
-/* Read what input is there and take its whole lines. */
-static int read_input(struct pool *p)
-{
-	json_t *v = NULL;
-	char *line;
-	size_t len;
-	int ret;
-
-	p->in_ready = p->in_poll ? 0 : 1;
-	p->in_reads = 1;
-	while (!p->stopping) {
-		if (p->o->lines) {
-			ret = core_jsonl_read_line(p->in, &line, &len, p->err);
-		} else {
-			ret = core_jsonl_read(p->in, &v, p->err);
-			line = ret > 0 ? (char *)core_jsonl_text(p->in, &len) : NULL;
-		}
-		if (ret == -EAGAIN)
-			break;
-		if (ret == -EMSGSIZE)
-			return fail(p, core_error_set(p->err, -EMSGSIZE,
-						      "'%s': line %ld: task longer than %zu bytes",
-						      p->o->in_name, core_jsonl_line(p->in), p->o->frame_max));
-		if (ret == -EBADMSG) {
-			p->err->code = -EINVAL;
-			return fail(p, -EINVAL);
-		}
-		if (ret < 0 && ret != -ENOMEM)
-			return fail(p, core_error_errno(p->err, -ret, "cannot read '%s'", p->o->in_name));
-		if (ret < 0)
-			return fail(p, ret);
-		if (ret == 0) {
-			p->in_eof = 1;
-			break;
-		}
-		take_line(p, v, line, len);
-		v = NULL;
-	}
-	if (p->in_eof && p->in_poll) {
-		epoll_ctl(p->ep, EPOLL_CTL_DEL, p->o->in_fd, NULL);
-		p->in_poll = 0;
-	}
-	return 0;
-}
-
-static int want_input(const struct pool *p)
-{
-	size_t limit = (size_t)(p->o->workers * p->o->prefetch * 4);
-
-	if (limit < 65536)
-		limit = 65536;
-	return !p->in_eof && !p->stopping && !p->draining && p->in_ready &&
-	       (size_t)(p->q.next - p->q.base) < limit;
-}
-
-static void kid_add(struct pool *p, pid_t pid)
-{
-	if (CORE_GROW(p->kids, p->kids_cap, p->nkids + 1) < 0)
-		return;	/* reaped by waitpid(-1) all the same */
-	p->kids[p->nkids++] = pid;
-}
-
-static void kid_del(struct pool *p, pid_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < p->nkids; i++)
-		if (p->kids[i] == pid) {
-			p->kids[i] = p->kids[--p->nkids];
-			return;
-		}
-}
-
-/* Take an unauthenticated connection off the pending list. */
-static void pending_unlink(struct pool *p, struct conn *c)
-{
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		p->pending = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	p->npending--;
-}
-
-static void conn_close(struct pool *p, struct conn *c)
-{
-	if (c->stage < 2)
-		pending_unlink(p, c);
-	epoll_ctl(p->ep, EPOLL_CTL_DEL, c->fd, NULL);
-	close(c->fd);
-	core_buf_release(&c->in);
-	core_buf_release(&c->out);
-	if (c->w)
-		c->w->c = NULL;
-	free(c);
-}
-
-static int conn_flush(struct pool *p, struct conn *c)
-{
-	ssize_t n = core_buf_write_fd(&c->out, c->fd);
-	int want = core_buf_pending(&c->out) > 0;
-
-	if (n < 0)
-		return (int)n;
-	if (want != c->watching_out) {
-		struct epoll_event e = { EPOLLIN | (want ? EPOLLOUT : 0), { .ptr = &c->ev } };
-
-		epoll_ctl(p->ep, EPOLL_CTL_MOD, c->fd, &e);
-		c->watching_out = want;
-	}
-	return 0;
-}
-
-static int start_worker(struct pool *p, struct worker *w)
-{
-	char token[32], *env[7] = { NULL }, maxline[32];
-	char *argv_fixed[] = { p->o->backend->self, "--worker", "--max-line", maxline, "--" };
-	size_t nfixed = sizeof(argv_fixed) / sizeof(argv_fixed[0]);
-	struct fiber_launch l = { 0 };
-	char **argv;
-	size_t n = 0, i, k = 0;
-	int ret = -ENOMEM;
-
-	while (p->o->argv[n])
-		n++;
-	snprintf(maxline, sizeof(maxline), "%zu", p->o->frame_max);
-	argv = calloc(n + nfixed + 1, sizeof(*argv));
-	if (fiber_random_bytes(&w->token, sizeof(w->token)) < 0)
-		w->token = (uint64_t)core_clock_mono_ns() ^ ((uint64_t)w->index << 32);
-	snprintf(token, sizeof(token), "%" PRIu64, w->token);
-	env[k++] = fiber_env_pair("FIBERRUN_MASTER", p->addr);
-	env[k++] = fiber_env_pair("FIBERRUN_SECRET", p->secret);
-	env[k++] = fiber_env_pair("FIBERRUN_WORKER_TOKEN", token);
-	env[k++] = fiber_env_pair("FIBERRUN_SIZE", p->size);
-	if (w->slot_host)
-		env[k++] = fiber_env_pair("FIBERRUN_HOST", w->slot_host);
-	for (i = 0; i < k; i++)
-		if (!env[i])
-			goto out;
-	if (!argv)
-		goto out;
-	for (i = 0; i < nfixed; i++)
-		argv[i] = argv_fixed[i];
-	for (i = 0; i < n; i++)
-		argv[nfixed + i] = p->o->argv[i];
-	l.host = w->slot_host;
-	l.argv = argv;
-	l.env = (const char *const *)env;
-	l.out_fd = l.err_fd = -1;
-	ret = p->o->backend->ops->spawn(p->o->backend, &l, &w->proc, p->err);
-	if (ret == 0) {
-		if (w->proc.pid > 0)
-			kid_add(p, w->proc.pid);
-		w->state = W_STARTING;
-		w->since_ns = core_clock_mono_ns();
-		w->exit_kind = 0;
-		w->reason[0] = '\0';
-		w->host[0] = '\0';
-		p->st->workers_started++;
-	}
-out:
-	for (i = 0; i < k; i++)
-		free(env[i]);
-	free(argv);
-	return ret;
-}
-
-static void stop_proc(struct pool *p, struct worker *w, int sig)
-{
-	p->o->backend->ops->stop(p->o->backend, &w->proc, sig);
-	if (w->proc.pid <= 0) {
-		fiber_proc_release(&w->proc);
-	}
-}
-
-/*
- * A worker is gone (`why`).  Its tasks go back to the queue (or fail), and
- * it is replaced unless the run is ending.  `timed_out`: its running task
- * took too long, which is the task's fault, not the worker's.
- */
-static void worker_lost(struct pool *p, struct worker *w, const char *why, int timed_out)
-{
-	size_t i;
-	int was = w->state;
-
-	if (was != W_STARTING && was != W_READY && was != W_STOPPING)
-		return;
-	if (w->c)
-		conn_close(p, w->c);
-	/* SIGTERM: the agent takes its command's process group along. */
-	stop_proc(p, w, SIGTERM);
-	w->state = W_IDLE;
-	for (i = core_ring_count(&w->fifo); i-- > 0;) {
-		struct fiber_task *t = fiber_taskq_at(&p->q, core_ring_at(&w->fifo, i));
-
-		t->state = FIBER_TASK_QUEUED;
-		if (i > 0) {
-			t->attempts--;
-			fiber_taskq_push(&p->q, t->seq, 1);
-		} else if (t->attempts >= p->o->retries) {
-			char msg[300];
-
-			snprintf(msg, sizeof(msg), "%s", why);
-			task_finish(p, t, timed_out ? "timeout" : "failed", NULL, msg, w, w->head_start_ns);
-		} else {
-			fiber_taskq_push(&p->q, t->seq, 1);
-		}
-	}
-	core_ring_clear(&w->fifo);
-	if (w->exit_kind == 'F') {
-		/* The worker command cannot run at all: no use going on. */
-		p->st->fatal_status = w->exit_status;
-		core_error_set(p->err, -ENOEXEC, "%s", w->reason);
-		fail(p, -ENOEXEC);
-		w->state = W_GONE;
-		return;
-	}
-	if (was == W_STOPPING || p->stopping || p->draining) {
-		w->state = W_GONE;
-		return;
-	}
-	p->st->workers_lost++;
-	warn(p, "worker %ld%s%s lost: %s", w->index, w->host[0] ? " on " : "", w->host, why);
-	if (!timed_out)
-		w->fails++;
-	if (w->fails >= SLOT_MAX_FAILS) {
-		warn(p, "worker %ld given up after %d failures in a row", w->index, w->fails);
-		w->state = W_GONE;
-		p->live_slots--;
-		return;
-	}
-	w->retry_ns = core_clock_mono_ns() + (w->fails > 1 ? (int64_t)w->fails * 100000000 : 0);
-}
-
-/* Frames from an authenticated worker. */
-static int worker_frames(struct pool *p, struct worker *w)
-{
-	struct conn *c = w->c;
-	struct fiber_frame f;
-	int ret = 0;
-
-	while (w->c == c && (ret = fiber_frame_next(&c->in, p->o->frame_max + 16, &f)) > 0) {
-		if (f.type == FIBER_RESULT) {
-			struct fiber_task *t;
-			json_t *res = NULL;
-			int64_t now = core_clock_mono_ns();
-
-			if (!core_ring_count(&w->fifo) || core_ring_at(&w->fifo, 0) != f.seq) {
-				worker_lost(p, w, "result for a task it does not have", 0);
-				return 0;
-			}
-			t = fiber_taskq_at(&p->q, f.seq);
-			core_ring_pop(&w->fifo);
-			w->fails = 0;
-			if (f.len > 0 && f.body[0] == '!') {
-				char msg[1024];
-
-				snprintf(msg, sizeof(msg), "%.*s", (int)(f.len - 1 < 1000 ? f.len - 1 : 1000), f.body + 1);
-				task_finish(p, t, "error", NULL, msg, w, w->head_start_ns);
-			} else {
-				if (!p->o->lines)
-					res = core_jsonl_decode(f.body, f.len, NULL);
-				if (!res)
-					res = utf8_string(f.body, f.len);
-				task_finish(p, t, "ok", res, NULL, w, w->head_start_ns);
-			}
-			w->head_start_ns = now;
-		} else if (f.type == FIBER_EXIT) {
-			w->exit_kind = f.len > 0 ? f.body[0] : 'N';
-			w->exit_status = (int)f.seq;
-			snprintf(w->reason, sizeof(w->reason), "%.*s",
-				 (int)(f.len > 1 ? (f.len - 1 < 250 ? f.len - 1 : 250) : 0), f.body + 1);
-		} else {
-			worker_lost(p, w, "sent an unexpected frame", 0);
-			return 0;
-		}
-	}
-	if (w->c == c && ret < 0)
-		worker_lost(p, w, "sent a bad frame", 0);
-	return 0;
-}
-
-/* Handshake frames from a connection not yet authenticated. */
-static void conn_handshake(struct pool *p, struct conn *c)
-{
-	struct fiber_frame f;
-	char body[FIBER_CHALLENGE_LEN];
-	long i;
-	int ret = 0;
-
-	while (c->stage < 2 && (ret = fiber_frame_next(&c->in, FIBER_AUTH_FRAME_MAX, &f)) > 0) {
-		if (c->stage == 0 && f.type == FIBER_HELLO && f.len == FIBER_NONCE_LEN) {
-			c->token = f.seq;
-			memcpy(c->nonce_w, f.body, FIBER_NONCE_LEN);
-			if (fiber_auth_challenge(p->secret, c->nonce_w, c->nonce_m, body) < 0)
-				break;
-			fiber_frame_put(&c->out, FIBER_CHALLENGE, 0, body, sizeof(body));
-			c->stage = 1;
-			if (conn_flush(p, c) < 0)
-				break;
-			continue;
-		}
-		if (c->stage == 1 && f.type == FIBER_AUTH &&
-		    fiber_auth_worker_ok(p->secret, c->nonce_m, c->nonce_w, c->token, f.body, f.len)) {
-			struct worker *w = NULL;
-			size_t hl = f.len - FIBER_SHA256_LEN, k;
-
-			for (i = 0; i < p->o->workers; i++)
-				if (p->w[i].token == c->token)
-					w = &p->w[i];
-			if (w && w->state == W_GONE) {
-				/* A worker stopped while it was connecting: the run is ending. */
-				conn_close(p, c);
-				return;
-			}
-			if (!w || w->state != W_STARTING || w->c)
-				break;
-			if (hl > sizeof(w->host) - 1)
-				hl = sizeof(w->host) - 1;
-			for (k = 0; k < hl; k++) {
-				char ch = f.body[FIBER_SHA256_LEN + k];
-
-				w->host[k] = ch > ' ' && ch < 127 ? ch : '?';
-			}
-			w->host[hl] = '\0';
-			/* Off the unauthenticated list, onto the worker. */
-			pending_unlink(p, c);
-			c->stage = 2;
-			c->w = w;
-			w->c = c;
-			w->state = W_READY;
-			core_ring_clear(&w->fifo);
-			fiber_frame_put(&c->out, FIBER_WELCOME, (uint64_t)w->index, NULL, 0);
-			if (conn_flush(p, c) < 0)
-				worker_lost(p, w, "connection failed", 0);
-			else if (core_buf_pending(&c->in) > 0)
-				worker_frames(p, w);
-			return;
-		}
-		break;
-	}
-	if (c->stage < 2 && ret != 0) {
-		p->st->rejected++;
-		warn(p, "rejected a connection that failed authentication");
-		conn_close(p, c);
-	}
-}
-
-static void conn_event(struct pool *p, struct conn *c, uint32_t events)
-{
-	struct worker *w = c->w;
-	ssize_t n = 0;
-
-	if (events & EPOLLOUT) {
-		if (conn_flush(p, c) < 0) {
-			if (w)
-				worker_lost(p, w, "connection failed", 0);
-			else
-				conn_close(p, c);
-			return;
-		}
-	}
-	if (!(events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
-		return;
-	n = core_buf_read_fd(&c->in, c->fd, c->stage < 2 ? FIBER_AUTH_FRAME_MAX : 1 << 16);
-	if (n == -EAGAIN)
-		return;
-	if (n > 0) {
-		if (c->stage < 2)
-			conn_handshake(p, c);
-		else
-			worker_frames(p, w);
-		return;
-	}
-	if (!w) {
-		conn_close(p, c);
-		return;
-	}
-	/* End of the connection: take what is still buffered first. */
-	worker_frames(p, w);
-	if (w->c == c) {
-		char why[300];
-
-		if (w->reason[0])
-			snprintf(why, sizeof(why), "%s", w->reason);
-		else
-			snprintf(why, sizeof(why), "connection closed");
-		worker_lost(p, w, why, 0);
-	}
-}
-
-static void accept_conns(struct pool *p)
-{
-	for (;;) {
-		int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct epoll_event e = { EPOLLIN, { 0 } };
-		struct conn *c;
-
-		if (fd < 0)
-			return;
-		if (p->npending >= 2 * p->o->workers + 64 || p->stopping ||
-		    !(c = calloc(1, sizeof(*c)))) {
-			close(fd);
-			continue;
-		}
-		fiber_net_tune(fd);
-		c->ev.kind = EV_CONN;
-		c->fd = fd;
-		c->deadline = core_clock_mono_ns() + AUTH_TIMEOUT_NS;
-		c->next = p->pending;
-		if (c->next)
-			c->next->prev = c;
-		p->pending = c;
-		p->npending++;
-		e.data.ptr = &c->ev;
-		epoll_ctl(p->ep, EPOLL_CTL_ADD, fd, &e);
-	}
-}
-
-/* Send tasks to w until it holds `upto` or only `keep` are left waiting. */
-static void dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
-{
-	struct conn *c = w->c;
-	int sent = 0;
-
-	while (w->state == W_READY && (long)core_ring_count(&w->fifo) < upto &&
-	       core_ring_count(&p->q.ready) > keep) {
-		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
-
-		if (fiber_frame_put(&c->out, FIBER_TASK, t->seq, t->line, t->len) < 0) {
-			fiber_taskq_push(&p->q, t->seq, 1);
-			fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-			return;
-		}
-		if (!core_ring_count(&w->fifo))
-			w->head_start_ns = core_clock_mono_ns();
-		core_ring_push(&w->fifo, t->seq);	/* cannot fail: reserved */
-		t->attempts++;
-		t->state = FIBER_TASK_RUNNING;
-		sent = 1;
-	}
-	if (sent && conn_flush(p, c) < 0)
-		worker_lost(p, w, "connection failed", 0);
-}
-
-static void reap(struct pool *p)
-{
-	int st;
-	pid_t pid;
-	long i;
-
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		kid_del(p, pid);
-		for (i = 0; i < p->o->workers; i++) {
-			struct worker *w = &p->w[i];
-			char why[160];
-
-			if (w->proc.pid != pid)
-				continue;
-			w->proc.pid = 0;
-			/* A connected worker ends with its connection, which says more. */
-			if (w->state == W_STARTING) {
-				int status = core_spawn_exit_code(st);
-
-				/* Counted as worker_lost() counts it. */
-				if (status == 127 && p->o->backend->ops->remote &&
-				    !p->stopping && !p->draining)
-					p->st->workers_missing++;
-				snprintf(why, sizeof(why), "exited with status %d before connecting%s", status,
-					 status == 127 && p->o->backend->ops->remote ?
-					 " (is fiberrun installed there? see --remote-fiberrun)" : "");
-				worker_lost(p, w, why, 0);
-			}
-			if (w->state == W_GONE || w->state == W_IDLE)
-				fiber_proc_release(&w->proc);
-		}
-	}
-}
-
-/* Stop every worker: politely when draining, at once when stopping. */
-static void stop_workers(struct pool *p)
-{
-	long i;
-
-	for (i = 0; i < p->o->workers; i++) {
-		struct worker *w = &p->w[i];
-
-		if (p->stopping && (w->state == W_READY || w->state == W_STOPPING ||
-				    w->state == W_STARTING)) {
-			/* Tasks in flight are not finished: they are run again on resume. */
-			core_ring_clear(&w->fifo);
-			if (w->c)
-				conn_close(p, w->c);
-			stop_proc(p, w, SIGTERM);
-			w->state = W_GONE;
-		} else if (w->state == W_READY) {
-			fiber_frame_put(&w->c->out, FIBER_STOP, 0, NULL, 0);
-			w->state = W_STOPPING;
-			w->since_ns = core_clock_mono_ns();
-			if (conn_flush(p, w->c) < 0)
-				worker_lost(p, w, "connection failed", 0);
-		} else if (w->state == W_STARTING) {
-			stop_proc(p, w, SIGTERM);
-			w->state = W_GONE;
-		} else if (w->state == W_IDLE) {
-			w->state = W_GONE;
-		}
-	}
-}
-
-static void on_signal(struct pool *p)
+static void pool_on_signal(struct pool *p)
 {
 	struct signalfd_siginfo si;
 
 	while (read(p->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
-			reap(p);
+			pool_reap(p);
 		} else if (!p->stopping) {
 			p->st->signal = (int)si.ssi_signo;
 			p->stopping = 1;
-			stop_workers(p);
+			pool_stop_workers(p);
 		}
 	}
 }
 
 /* Deadlines: handshakes, starts, tasks, polite stops, restarts. */
-static void tick(struct pool *p)
+static void pool_tick(struct pool *p)
 {
 	long starts = 0;
 	int64_t now = core_clock_mono_ns();
 	int64_t timeout = (int64_t)(p->o->timeout_s * 1e9);
+	double start_s = p->o->start_timeout_s > 0 ? p->o->start_timeout_s : START_TIMEOUT_S;
+	int64_t start_ns = (int64_t)(start_s * 1e9);
 	struct conn *c, *next;
 	long i;
 
@@ -839,31 +52,37 @@ static void tick(struct pool *p)
 		next = c->next;
 		if (now > c->deadline) {
 			p->st->rejected++;
-			warn(p, "closed a connection that did not authenticate in time");
-			conn_close(p, c);
+			if (!p->warned_idle++)
+				pool_warn(p, "closed a connection that did not authenticate in time "
+				     "(further ones are not reported)");
+			pool_conn_close(p, c);
 		}
 	}
 	for (i = 0; i < p->o->workers; i++) {
 		struct worker *w = &p->w[i];
 
-		if (w->state == W_STARTING && p->o->backend->ops != &fiber_backend_sbatch &&
-		    now - w->since_ns > START_TIMEOUT_NS)
-			worker_lost(p, w, "did not connect in time", 0);
-		else if (w->state == W_READY && timeout > 0 && core_ring_count(&w->fifo) > 0 &&
-			 now - w->head_start_ns > timeout) {
+		if (((w->state == W_STARTING && p->o->backend->ops != &fiber_backend_sbatch) ||
+		     (w->state == W_READY && !w->ready)) && now - w->since_ns > start_ns) {
+			char why[96];
+
+			snprintf(why, sizeof(why), "did not become ready within %g s (--start-timeout)%s",
+				 start_s, w->state == W_STARTING ? ": it never connected" : "");
+			pool_worker_lost(p, w, why, 0);
+		} else if (w->state == W_READY && timeout > 0 && w->head_start_ns &&
+			   now - w->head_start_ns > timeout) {
 			char why[64];
 
 			snprintf(why, sizeof(why), "timed out after %g s", p->o->timeout_s);
-			worker_lost(p, w, why, 1);
+			pool_worker_lost(p, w, why, 1);
 		} else if (w->state == W_STOPPING && now - w->since_ns > STOP_GRACE_NS) {
-			worker_lost(p, w, "did not stop in time", 0);
+			pool_worker_lost(p, w, "did not stop in time", 0);
 		} else if (w->state == W_IDLE && !p->stopping && !p->draining && now >= w->retry_ns) {
 			if (starts++ >= STARTS_PER_TURN) {
 				p->backlog = 1;
 				continue;
 			}
-			if (start_worker(p, w) < 0) {
-				warn(p, "cannot start worker %ld: %s", w->index, p->err->msg);
+			if (pool_start_worker(p, w) < 0) {
+				pool_warn(p, "cannot start worker %ld: %s", w->index, p->err->msg);
 				core_error_clear(p->err);
 				if (++w->fails >= SLOT_MAX_FAILS) {
 					w->state = W_GONE;
@@ -876,28 +95,7 @@ static void tick(struct pool *p)
 	}
 }
 
-/* No worker left: every task still waiting fails. */
-static void fail_waiting(struct pool *p)
-{
-	while (core_ring_count(&p->q.ready) > 0) {
-		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
-
-		task_finish(p, t, "failed", NULL, "no workers left", NULL, 0);
-		p->st->abandoned++;
-	}
-}
-
-static int all_gone(const struct pool *p)
-{
-	long i;
-
-	for (i = 0; i < p->o->workers; i++)
-		if (p->w[i].state != W_GONE)
-			return 0;
-	return 1;
-}
-
-static int setup(struct pool *p)
+static int pool_setup(struct pool *p)
 {
 	const struct fiber_pool_opts *o = p->o;
 	struct epoll_event e = { EPOLLIN, { 0 } };
@@ -952,7 +150,7 @@ static int setup(struct pool *p)
 	} else {
 		return core_error_errno(p->err, errno, "cannot watch '%s'", o->in_name);
 	}
-	ret = core_jsonl_reader_new_fn(&p->in, input_read, p, o->in_name, p->err);
+	ret = core_jsonl_reader_new_fn(&p->in, pool_input_read, p, o->in_name, p->err);
 	if (ret < 0)
 		return ret;
 	core_jsonl_set_max(p->in, o->frame_max);
@@ -981,28 +179,28 @@ static int setup(struct pool *p)
 	}
 	p->live_slots = o->workers;
 	/* The first start is tried here, so that a backend error is reported at once. */
-	ret = start_worker(p, &p->w[0]);
+	ret = pool_start_worker(p, &p->w[0]);
 	if (ret < 0)
 		return ret;
 	p->backlog = 1;		/* the loop starts the others, a few per turn */
 	return 0;
 }
 
-static void teardown(struct pool *p)
+static void pool_teardown(struct pool *p)
 {
 	int64_t deadline = core_clock_mono_ns() + STOP_GRACE_NS;
 	long i;
 
 	p->stopping = 1;
 	if (p->w)
-		stop_workers(p);
+		pool_stop_workers(p);
 	/* Reap what we started; whatever outlives the grace period is killed. */
 	while (p->nkids > 0) {
 		int st;
 		pid_t pid = waitpid(-1, &st, WNOHANG);
 
 		if (pid > 0) {
-			kid_del(p, pid);
+			pool_kid_del(p, pid);
 			continue;
 		}
 		if (pid < 0 && errno == ECHILD)
@@ -1017,12 +215,12 @@ static void teardown(struct pool *p)
 		core_clock_sleep_ns(5000000);
 	}
 	for (i = 0; p->w && i < p->o->workers; i++) {
-		stop_proc(p, &p->w[i], SIGKILL);
+		pool_stop_proc(p, &p->w[i], SIGKILL);
 		fiber_proc_release(&p->w[i].proc);
 		core_ring_release(&p->w[i].fifo);
 	}
 	while (p->pending)
-		conn_close(p, p->pending);
+		pool_conn_close(p, p->pending);
 	fiber_taskq_release(&p->q);
 	free(p->w);
 	free(p->done);
@@ -1031,6 +229,7 @@ static void teardown(struct pool *p)
 	core_map_release(&p->seen, NULL);
 	core_map_release(&p->logged, free);
 	fiber_joblog_release(&p->jl);
+	fiber_spill_release(&p->spill);
 	if (p->lfd >= 0)
 		close(p->lfd);
 	if (p->sfd >= 0)
@@ -1053,16 +252,17 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 	p.err = err;
 	p.ep = p.lfd = p.sfd = -1;
 	p.jl = (struct fiber_joblog)FIBER_JOBLOG_INIT;
-	ret = setup(&p);
+	p.spill = (struct fiber_spill)FIBER_SPILL_INIT;
+	ret = pool_setup(&p);
 	if (ret < 0) {
-		fail(&p, ret);
+		pool_fail(&p, ret);
 		goto out;
 	}
 	for (;;) {
-		if (want_input(&p))
-			read_input(&p);
+		if (pool_want_input(&p))
+			pool_read_input(&p);
 		if (p.live_slots == 0 && !p.stopping)
-			fail_waiting(&p);
+			pool_fail_waiting(&p);
 		/*
 		 * First a task for every idle worker; then tasks ahead (prefetch),
 		 * keeping back one for each worker still starting, so that the
@@ -1072,41 +272,47 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 			starting += p.w[k].state == W_STARTING || p.w[k].state == W_IDLE;
 		for (k = 0; k < o->workers && !p.stopping; k++)
 			if (p.w[k].state == W_READY)
-				dispatch(&p, &p.w[k], 1, 0);
+				pool_dispatch(&p, &p.w[k], 1, 0);
 		for (k = 0; k < o->workers && !p.stopping; k++)
 			if (p.w[k].state == W_READY)
-				dispatch(&p, &p.w[k], o->prefetch, (size_t)starting);
-		emit(&p);
+				pool_dispatch(&p, &p.w[k], o->prefetch, (size_t)starting);
+		pool_emit(&p);
 		if (p.stopping)
 			break;
 		if (p.in_eof && p.q.base == p.q.next && !p.draining) {
 			p.draining = 1;
-			stop_workers(&p);
+			pool_stop_workers(&p);
 		}
-		if (p.draining && all_gone(&p))
+		if (p.draining && pool_all_gone(&p))
 			break;
-		n = epoll_wait(p.ep, ev, 256, (want_input(&p) && !p.in_poll) || p.backlog ? 0 : TICK_MS);
+		n = epoll_wait(p.ep, ev, 256, (pool_want_input(&p) && !p.in_poll) || p.backlog ? 0 : TICK_MS);
 		if (n < 0 && errno != EINTR) {
-			fail(&p, core_error_errno(err, errno, "epoll_wait"));
+			pool_fail(&p, core_error_errno(err, errno, "epoll_wait"));
 			break;
 		}
 		for (i = 0; i < n; i++) {
 			struct ev *e = ev[i].data.ptr;
 
 			if (e->kind == EV_LISTEN)
-				accept_conns(&p);
+				pool_accept_conns(&p);
 			else if (e->kind == EV_INPUT)
 				p.in_ready = 1;
 			else if (e->kind == EV_SIGNAL)
-				on_signal(&p);
+				pool_on_signal(&p);
 			else if (!p.stopping)
-				conn_event(&p, (struct conn *)e, ev[i].events);
+				pool_conn_event(&p, (struct conn *)e, ev[i].events);
 		}
 		p.backlog = 0;
-		tick(&p);
+		pool_tick(&p);
+		/*
+		 * Journal what finished before any new task goes out: a worker's
+		 * slot is free again only once its result is on disk, so at most
+		 * workers x prefetch tasks run unjournalled at any time.
+		 */
+		pool_emit(&p);
 	}
 out:
-	emit(&p);
-	teardown(&p);
+	pool_emit(&p);
+	pool_teardown(&p);
 	return p.failed < 0 ? p.failed : 0;
 }

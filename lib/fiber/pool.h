@@ -5,9 +5,10 @@
  *
  * Guarantees:
  *   - every task read ends in exactly one record: "ok", "error" (the
- *     worker answered with a line starting with "!"), "failed" (its
- *     workers were lost `retries` times) or "timeout" (its last attempt
- *     ran longer than `timeout_s`);
+ *     worker answered with an error), "failed" (its workers were lost
+ *     `retries` times), "timeout" (its last attempt ran longer than
+ *     `timeout_s` from when a ready worker took it) or "invalid" (its
+ *     line is not a task; see on_bad_input);
  *   - a task whose worker is lost goes back to the front of the queue;
  *     only the attempt that was running counts, tasks merely queued at
  *     that worker (prefetch) do not;
@@ -15,8 +16,15 @@
  *     in a row without finishing a task is given up, and when every slot
  *     is given up the remaining tasks fail;
  *   - with a joblog, records are fsynced there before they are written
- *     out, and with `resume` tasks already in the joblog are not run:
- *     their records are written out again, so the output is complete.
+ *     out, and before their worker gets another task (so at most
+ *     workers x prefetch tasks are in flight unjournalled, the bound on
+ *     re-runs per kill of the master); with `resume` tasks already in the
+ *     joblog are not run: their records are written out again, so the
+ *     output is complete;
+ *   - input is read while fewer than max(65536, 4 x workers x prefetch)
+ *     tasks are unfinished: a slow task stalls no other worker; with
+ *     keep_order, records waiting for their turn beyond order_memory
+ *     bytes wait in a temporary file.
  *
  * The pool owns the process's SIGCHLD, SIGINT, SIGTERM and SIGHUP while it
  * runs (blocked, read through a signalfd).  SIGINT, SIGTERM and SIGHUP stop
@@ -29,6 +37,9 @@
 
 #include "core/error.h"
 #include "fiber/backend.h"
+
+/* What a bad input line (invalid JSON, over --max-line) becomes. */
+enum { FIBER_BAD_INPUT_FAIL, FIBER_BAD_INPUT_SKIP, FIBER_BAD_INPUT_ABORT };
 
 struct fiber_pool_opts {
 	long workers;		/* number of workers */
@@ -46,6 +57,10 @@ struct fiber_pool_opts {
 	const char *in_name;	/* for messages */
 	FILE *out;		/* records */
 	size_t frame_max;	/* longest task or result line */
+	int proto2;		/* worker protocol 2; 0: the lines protocol */
+	double start_timeout_s;	/* start to ready, per worker; 0: 120 s */
+	int on_bad_input;	/* FIBER_BAD_INPUT_* */
+	size_t order_memory;	/* -k: records held in memory, beyond it on disk; 0: 64 MiB */
 	/* Called with one-line warnings (a worker lost...); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
@@ -53,6 +68,7 @@ struct fiber_pool_opts {
 
 struct fiber_pool_stats {
 	long tasks, ok, failed, resumed;	/* failed: every status but ok */
+	long invalid, skipped;		/* bad input lines: records, dropped */
 	long workers_started, workers_lost, rejected;
 	long workers_missing;	/* lost: fiberrun would not start on their host (127) */
 	long abandoned;		/* failed with "no workers left" */

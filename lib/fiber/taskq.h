@@ -23,8 +23,11 @@ struct fiber_task {
 	char *line;		/* the task line, without newline; NULL once done */
 	size_t len;
 	long attempts;		/* attempts started */
+	long lineno;		/* its input line */
 	int state;
-	char *record;		/* the result record, once done */
+	char *record;		/* the result record, once done (NULL when spilled) */
+	uint64_t spill_off;	/* --keep-order: where a spilled record waits */
+	size_t spill_len;	/* its length; 0: not spilled */
 };
 
 struct fiber_taskq {

@@ -39,10 +39,11 @@ enum fiber_frame_type {
 	FIBER_AUTH,		/* agent: body proof, host name */
 	FIBER_WELCOME,		/* master: seq worker number */
 	FIBER_TASK,		/* master: seq task, body task line (no newline) */
-	FIBER_RESULT,		/* agent: seq task, body result line */
+	FIBER_RESULT,		/* agent: seq task, body kind ('o' or 'e') then the result */
 	FIBER_EXIT,		/* agent: seq exit status, body reason; last frame */
 	FIBER_STOP,		/* master: close the worker's stdin and exit */
-	FIBER_FRAME_TYPE_MAX = FIBER_STOP
+	FIBER_READY,		/* agent: the worker command is ready for tasks */
+	FIBER_FRAME_TYPE_MAX = FIBER_READY
 };
 
 struct fiber_frame {
@@ -55,6 +56,9 @@ struct fiber_frame {
 /* Append one frame. 0 or -ENOMEM, -EMSGSIZE when the body is too long. */
 int fiber_frame_put(struct core_buf *b, int type, uint64_t seq,
 		    const void *body, size_t len);
+/* The same with a body made of two parts, head then body. */
+int fiber_frame_put2(struct core_buf *b, int type, uint64_t seq,
+		     const void *head, size_t hlen, const void *body, size_t len);
 /*
  * Take the next complete frame from `b`: 1 and *f (consumed from `b`; the
  * body stays valid until the next change of `b`), 0 when incomplete, or

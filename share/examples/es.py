@@ -44,7 +44,7 @@ def main():
     ap.add_argument("fiberrun_args", nargs="*", help="more fiberrun options (after --)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    cmd = [args.fiberrun, "--pool", "--lines", "-q"] + args.fiberrun_args + ["--", args.worker]
+    cmd = [args.fiberrun, "--pool", "--protocol", "lines", "--lines", "-q"] + args.fiberrun_args + ["--", args.worker]
     pool = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     history = []    # (seed, weight) of every update so far
     line = 0        # task ids are input line numbers
