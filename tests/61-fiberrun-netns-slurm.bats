@@ -88,7 +88,7 @@ print(" ".join(sorted(nodes)))' "$1"
 @test "netns slurm: srun pool workers on 3 nodes reach the master at its --bind address" {
 	barrier_worker 3
 	seq 60 > tasks
-	run --separate-stderr on h0 salloc -Q -N 3 -n 3 fiberrun --pool --lines -b srun -n 3 \
+	run --separate-stderr on h0 salloc -Q -N 3 -n 3 fiberrun --pool --lines --protocol lines -b srun -n 3 \
 		--bind "$MASTER:0" -- sh "$PWD/worker.sh" < tasks
 	assert_success
 	run check_records 60 <<< "$output"
@@ -105,7 +105,7 @@ records_at_least() {
 @test "netns slurm: sbatch pool goes on when a node is drained and its worker's job ends" {
 	barrier_worker 3
 	seq 80 > tasks
-	on h0 fiberrun --pool --lines -b sbatch -n 3 --bind "$MASTER:0" -j log \
+	on h0 fiberrun --pool --lines --protocol lines -b sbatch -n 3 --bind "$MASTER:0" -j log \
 		-- sh "$PWD/worker.sh" < tasks > out 2> err &
 	master=$!
 	wait_for records_at_least 10

@@ -73,7 +73,7 @@ done'
 
 @test "netns --pool: tasks over 4 hosts with --bind on the master's address; joblog and resume" {
 	seq 200 > tasks
-	run --separate-stderr on h0 fiberrun --pool --lines -H "$NETNS/hosts" --ssh "$SSH" \
+	run --separate-stderr on h0 fiberrun --pool --lines --protocol lines -H "$NETNS/hosts" --ssh "$SSH" \
 		--bind "$MASTER:0" -j log -- sh -c "cd '$PWD' && $ALL_UP" < tasks
 	assert_success
 	[ "$(wc -l < log)" -eq 200 ] || fail "joblog has $(wc -l < log) lines"
@@ -93,7 +93,7 @@ print("ok")' <(echo "$output")
 	assert_success
 	# Resume: only the 20 new tasks run.
 	seq 220 > tasks
-	run --separate-stderr on h0 fiberrun --pool --lines -H "$NETNS/hosts" --ssh "$SSH" \
+	run --separate-stderr on h0 fiberrun --pool --lines --protocol lines -H "$NETNS/hosts" --ssh "$SSH" \
 		--bind "$MASTER:0" -j log --resume -- sh -c "cd '$PWD' && $ALL_UP" < tasks
 	assert_success
 	[ "$(wc -l <<< "$output")" -eq 220 ] || fail "resume wrote $(wc -l <<< "$output") records"
@@ -127,12 +127,14 @@ SH
 	ip netns exec "$NETNS_PREFIX-br" python3 "$TOP/tests/fixtures/capture.py" wire ready &
 	capture=$!
 	wait_for test -e ready
-	seq 50 | sed 's/^/payload-/' > tasks
-	run --separate-stderr on h0 fiberrun --pool --lines -H "$NETNS/hosts" --ssh "$SSH" \
-		--remote-fiberrun "$PWD/remote-fiberrun" --bind "$MASTER:0" -- cat < tasks
+	# Protocol 2 workers (share/examples/worker.py) on the four hosts.
+	seq 50 | sed 's/.*/{"x":&,"tag":"payload-&"}/' > tasks
+	run --separate-stderr on h0 fiberrun --pool -H "$NETNS/hosts" --ssh "$SSH" \
+		--remote-fiberrun "$PWD/remote-fiberrun" --bind "$MASTER:0" -- python3 "$TOP/share/examples/worker.py" < tasks
 	kill "$capture"
 	wait "$capture" || true
 	assert_success
+	assert_line --partial '{"square":1764}'
 	secret=$(sed -n 's/^FIBERRUN_SECRET=//p' env.* | sort -u)
 	[ "$(wc -l <<< "$secret")" -eq 1 ] && [ -n "$secret" ] || fail "secret not seen: $(cat env.*)"
 	# The capture saw the tasks go by (so it works) but not the secret.
