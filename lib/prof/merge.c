@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "core/spawn.h"
+#include "prof/merge_cpu.h"
 #include "prof/spool.h"
 
 struct proc {
@@ -19,6 +20,7 @@ struct proc {
 	int outside_start, outside_end;	/* came from prof_merge_process */
 	int forked;		/* image began with fork, not exec */
 	int exited;		/* an exit record was seen */
+	int segments;		/* it wrote CPU segments */
 };
 
 struct thread {
@@ -32,6 +34,7 @@ struct prof_merge {
 	size_t nprocs, capprocs;
 	struct thread *threads;
 	size_t nthreads, capthreads;
+	struct prof_cpufrac frac;	/* sampled CPU categories */
 };
 
 /* An open range or phase while replaying one file. */
@@ -89,6 +92,7 @@ void prof_merge_free(struct prof_merge *m)
 		free(m->threads[i].name);
 	free(m->procs);
 	free(m->threads);
+	prof_cpufrac_release(&m->frac);
 	free(m);
 }
 
@@ -185,6 +189,82 @@ int prof_merge_thread(struct prof_merge *m, int64_t pid, int64_t tid,
 	return 0;
 }
 
+static struct stack *stack_get(struct replay *rp, int64_t tid, uint32_t domain);
+
+/* The name of the innermost open push/pop operation of thread tid, or "". */
+static const char *innermost(const struct replay *rp, int64_t tid)
+{
+	const struct open *best = NULL;
+	size_t i;
+
+	for (i = 0; i < rp->nstacks; i++) {
+		const struct stack *s = &rp->stacks[i];
+
+		if (s->tid == tid && s->n && (!best || s->v[s->n - 1].t >= best->t))
+			best = &s->v[s->n - 1];
+	}
+	return best ? best->name : "";
+}
+
+/* A segment record's payload, or 0 when it is too short. */
+static int seg_of(const struct prof_spool_rec *rec, struct prof_spool_seg *seg)
+{
+	if (rec->size < sizeof(*rec) + sizeof(*seg))
+		return 0;
+	memcpy(seg, rec + 1, sizeof(*seg));
+	return seg->end >= rec->t && seg->cpu >= 0 && seg->runnable >= 0 &&
+	       seg->cpu + seg->runnable <= seg->end - rec->t;
+}
+
+/* Pass 1 of push/pop and segments: what each operation's samples say. */
+static int collect_seg(struct prof_merge *m, struct replay *rp, int64_t pid, int64_t tid,
+		       const struct prof_spool_rec *rec)
+{
+	struct prof_spool_seg seg;
+	struct stack *s;
+	struct thread *t;
+
+	switch (rec->type) {
+	case PROF_REC_PUSH:
+		if (!(s = stack_get(rp, tid, rec->domain)) || CORE_GROW(s->v, s->cap, s->n + 1) < 0)
+			return -ENOMEM;
+		s->v[s->n] = (struct open){ tid, rec->t, rec->domain, 0,
+					    strdup(prof_spool_rec_text(rec)) };
+		if (!s->v[s->n].name)
+			return -ENOMEM;
+		s->n++;
+		return 0;
+	case PROF_REC_POP:
+		if (!(s = stack_get(rp, tid, rec->domain)))
+			return -ENOMEM;
+		if (s->n)
+			free(s->v[--s->n].name);
+		return 0;
+	case PROF_REC_SEG:
+		if (!seg_of(rec, &seg))
+			return 0;
+		if (!(t = thread_get(m, pid, seg.tid)))
+			return -ENOMEM;
+		if (!t->first || rec->t < t->first)
+			t->first = rec->t;
+		if (seg.end > t->last)
+			t->last = seg.end;
+		return prof_cpufrac_add(&m->frac, pid, innermost(rp, seg.tid), &seg);
+	default:
+		return 0;
+	}
+}
+
+/* Empty the stacks that pass 1 filled. */
+static void stacks_clear(struct replay *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->nstacks; i++)
+		while (rp->stacks[i].n)
+			free(rp->stacks[i].v[--rp->stacks[i].n].name);
+}
+
 /* Pass 1 over a file: processes, threads, domains. */
 static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 		   struct replay *rp, struct core_error *err)
@@ -211,6 +291,8 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 			}
 			if (rec->t > p->last && rec->type != PROF_REC_PROC)
 				p->last = rec->t;
+			if (collect_seg(m, rp, pid, tid, rec) < 0)
+				return -ENOMEM;
 			switch (rec->type) {
 			case PROF_REC_PROC:
 				if (!p->outside_start && (!p->start || rec->t < p->start))
@@ -494,6 +576,14 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 		return prof_trace_write(w, &ev);
 	case PROF_REC_WARNING:
 		return emit_warning(w, p->pid, tid, rec->t, NULL, text);
+	case PROF_REC_SEG: {
+		struct prof_spool_seg seg;
+
+		if (!seg_of(rec, &seg))
+			return 0;
+		return prof_cpufrac_write(&m->frac, w, p->pid, rec->t,
+					  innermost(rp, seg.tid), &seg);
+	}
 	default:
 		(void)m;
 		return 0;
@@ -581,6 +671,7 @@ static int merge_file(struct prof_merge *m, const char *path, struct prof_trace_
 	ret = collect(m, &r, &rp, &torn);
 	if (ret == -ENOMEM)
 		goto out;
+	stacks_clear(&rp);
 	rewind(fp);
 	prof_spool_reader_release(&r);
 	prof_spool_reader_init(&r, fp, path);
@@ -617,15 +708,14 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writer *w,
-		   struct core_error *err)
+/* The spool files of dir, sorted, in *names; their count or -errno. */
+static int list_dir(const char *dir, char ***names, struct core_error *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	int ret = 0;
+	size_t n = 0, cap = 0;
 
+	*names = NULL;
 	if (!d)
 		return core_error_errno(err, errno, "cannot read '%s'", dir);
 	while ((e = readdir(d))) {
@@ -633,16 +723,77 @@ int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writ
 
 		if (len < 7 || strcmp(e->d_name + len - 6, ".spool"))
 			continue;
-		if (CORE_GROW(names, cap, n + 1) < 0 ||
-		    asprintf(&names[n], "%s/%s", dir, e->d_name) < 0) {
-			ret = core_error_set(err, -ENOMEM, "out of memory");
-			break;
+		if (CORE_GROW(*names, cap, n + 1) < 0 ||
+		    asprintf(&(*names)[n], "%s/%s", dir, e->d_name) < 0) {
+			closedir(d);
+			while (n)
+				free((*names)[--n]);
+			free(*names);
+			*names = NULL;
+			return core_error_set(err, -ENOMEM, "out of memory");
 		}
 		n++;
 	}
 	closedir(d);
 	if (n)
-		qsort(names, n, sizeof(*names), by_name);
+		qsort(*names, n, sizeof(**names), by_name);
+	return (int)n;
+}
+
+int prof_merge_scan(struct prof_merge *m, const char *dir, struct core_error *err)
+{
+	char **names;
+	int n = list_dir(dir, &names, err), i, ret = 0;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		FILE *fp = ret ? NULL : fopen(names[i], "rb");
+		struct prof_spool_reader r;
+		const struct prof_spool_rec *rec;
+		int found = 0;
+
+		if (fp) {
+			prof_spool_reader_init(&r, fp, names[i]);
+			while (!found && prof_spool_read(&r, NULL) > 0) {
+				for (rec = NULL; !found && (rec = prof_spool_next(&r, rec));)
+					found = rec->type == PROF_REC_SEG;
+				if (found) {
+					struct proc *p = proc_get(m, r.chunk.pid);
+
+					if (!p)
+						ret = core_error_set(err, -ENOMEM, "out of memory");
+					else
+						p->segments = 1;
+				}
+			}
+			prof_spool_reader_release(&r);
+			fclose(fp);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+int prof_merge_has_segments(const struct prof_merge *m, int64_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < m->nprocs; i++)
+		if (m->procs[i].pid == pid)
+			return m->procs[i].segments;
+	return 0;
+}
+
+int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writer *w,
+		   struct core_error *err)
+{
+	char **names;
+	int n = list_dir(dir, &names, err), i, ret = 0;
+
+	if (n < 0)
+		return n;
 	for (i = 0; i < n; i++) {
 		if (!ret)
 			ret = merge_file(m, names[i], w, err);
