@@ -23,7 +23,8 @@
 #define NSLOTS 512			/* threads sampled at once, a power of 2 */
 #define SCAN_NS 50000000		/* helper: list threads */
 #define DRAIN_EVERY 4			/* helper: segments of other threads, in scans */
-#define SCHED_MIN_NS 5000		/* off-CPU time worth reading schedstat */
+#define SCHED_MIN_NS 50000		/* off-CPU time worth reading schedstat */
+#define SHORT_NS 100000			/* shorter segments are assumed on a CPU */
 #define TIMER_MAGIC 0x524c5053
 
 struct range {
@@ -46,6 +47,8 @@ struct prof_cpus_thread {
 	timer_t timer;
 	int sched_fd;
 	int64_t t0, cpu0, delay0;
+	int64_t full;			/* end of the last segment that read the clock */
+	int64_t credited;		/* CPU ns given to short segments since */
 	int64_t last_u, last_s;		/* handler: rusage at the last sample */
 	int last_cat;
 	_Atomic int64_t w[PROF_SEG_NCAT];
@@ -120,8 +123,6 @@ static int phdr_add(struct dl_phdr_info *info, size_t size, void *arg)
 	(void)size;
 	if (!name || !*name)
 		name = b->exe;
-	else if (!strchr(name, '/') && strstr(name, "vdso"))
-		name = "[vdso]";
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
@@ -368,6 +369,8 @@ static struct prof_cpus_thread *slot_add(pid_t tid, int64_t start, int timer)
 			start = now - cpu - d;
 	}
 	s->t0 = start;
+	s->full = start;
+	s->credited = 0;
 	s->cpu0 = 0;
 	s->delay0 = 0;
 	s->last_u = s->last_s = 0;
@@ -456,16 +459,27 @@ out:
 static int64_t seg_fill(struct prof_cpus_thread *s, int64_t now, int64_t cpu,
 			struct prof_spool_seg *o)
 {
-	int64_t start = s->t0;
-	int64_t wall = now - s->t0, dc = cpu - s->cpu0, off, run = 0, delay;
+	int64_t start = s->t0, wall = now - s->t0, dc, off, run = 0, delay;
 	int i;
 
 	if (wall < 0)
 		wall = 0;
-	if (dc < 0)
-		dc = 0;
-	if (dc > wall)
-		dc = wall;	/* the rest goes to the next segment */
+	if (cpu < 0) {
+		/* A short segment: on a CPU all along, as far as we know. */
+		dc = wall;
+		s->credited += wall;
+	} else {
+		/* What the clock says since the last full segment, less what
+		 * short segments were given (a debt when they were given too
+		 * much: it is paid by later segments). */
+		dc = cpu - s->cpu0;
+		if (dc < 0)
+			dc = 0;
+		if (dc > wall)
+			dc = wall;	/* the rest goes to the next segment */
+		s->credited = 0;
+		s->full = now;
+	}
 	off = wall - dc;
 	if (off > SCHED_MIN_NS && read_delay(s, &delay) == 0) {
 		run = delay - s->delay0;
@@ -496,7 +510,10 @@ int prof_cpus_segment(struct prof_cpus_thread *t, int64_t now, struct prof_spool
 	if (!t || atomic_load(&t->owned) != 1 ||
 	    !atomic_compare_exchange_strong(&t->busy, &expect, 1))
 		return 0;
-	*start = seg_fill(t, now, clock_ns(CLOCK_THREAD_CPUTIME_ID), seg);
+	/* Reading the thread's CPU clock is a system call: not for short
+	 * segments (since the last one that read it). */
+	*start = seg_fill(t, now, now - t->full < SHORT_NS ? -1 :
+			  clock_ns(CLOCK_THREAD_CPUTIME_ID), seg);
 	atomic_store(&t->busy, 0);
 	return 1;
 }
@@ -605,9 +622,10 @@ static void *helper_main(void *arg)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	pthread_setname_np(pthread_self(), "rlprof-sampler");
 	atomic_store(&helper_tid, gettid_());
+	emit_seg(0, NULL);	/* its name goes in the trace */
 	/* Its own CPU time is in the trace too (as native, unsampled). */
 	pthread_mutex_lock(&slot_lock);
-	slot_add(gettid_(), 0, 0);
+	slot_add(gettid_(), now_ns(), 0);
 	pthread_mutex_unlock(&slot_lock);
 	while (atomic_load(&running)) {
 		size_t i;

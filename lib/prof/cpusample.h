@@ -20,7 +20,12 @@
  * boundaries (push, pop, its end, the process's exit).  A segment gets
  * the thread's CPU time from its CPU clock (exact), its time runnable from
  * /proc/self/task/TID/schedstat (read only when the segment was off a CPU
- * for more than 5 us), and the sample weights that arrived in it.  Threads
+ * for more than 50 us; what is not read then goes to a later segment), and
+ * the sample weights that arrived in it.  Both are system calls: a
+ * boundary less than 100 us after the last one that read the clock reads
+ * nothing and counts its segment as on a CPU; the next full segment gets
+ * the clock's time less what those were given (so sums stay exact, and a
+ * block inside a short segment moves to the next full one).  Threads
  * that never record (a library's worker threads) are found by a helper
  * thread that lists /proc/self/task every 50 ms; it writes their segments
  * every 200 ms when they used CPU.  The helper thread ("rlprof-sampler")
@@ -47,7 +52,8 @@ struct prof_cpus_thread;
 
 /* Start sampling, when PROF_CPU_SAMPLE_ENV is above 0 and SIGPROF is
  * free; `emit` writes a segment record from the calling thread (the
- * helper's or the exiting one's).  Returns 1 when sampling, 0 when off,
+ * helper's or the exiting one's); emit(0, NULL) just makes the calling
+ * thread known to the recorder.  Returns 1 when sampling, 0 when off,
  * -1 when it could not start (`why` says: the category map, SIGPROF). */
 int prof_cpus_start(void (*emit)(int64_t start, const struct prof_spool_seg *seg),
 		    const char **why);

@@ -37,7 +37,8 @@ static int add_one(struct prof_cpufrac *f, const char *k, size_t len, const int6
 
 	if (ret < 0)
 		return ret;
-	if (ret == 1 && !(e->value.p = calloc(PROF_SEG_NCAT, sizeof(int64_t))))
+	/* Sampled ns per category, then ns given per category, then all given. */
+	if (ret == 1 && !(e->value.p = calloc(2 * PROF_SEG_NCAT + 1, sizeof(int64_t))))
 		return -ENOMEM;
 	v = e->value.p;
 	for (i = 0; i < PROF_SEG_NCAT; i++)
@@ -84,9 +85,31 @@ void prof_cpufrac_split(const struct prof_cpufrac *f, int64_t pid, const char *k
 		for (whole = 0; whole < 2; whole++) {
 			e = core_map_find(&f->map, k, make_key(k, sizeof(k), pid, seg->tid, key, whole));
 			if (e && sum(e->value.p) > 0) {
-				w = e->value.p;
-				total = sum(w);
-				break;
+				/*
+				 * Too few samples of its own: the whole segment
+				 * goes to one category of its operation, the one
+				 * furthest behind its share, so that over the
+				 * operation the categories get their shares (to
+				 * one segment), and rows of a thread that keeps
+				 * one category join up.
+				 */
+				int64_t *v = e->value.p, *gave = v + PROF_SEG_NCAT;
+				double all, best = -1e300;
+
+				total = sum(v);
+				gave[PROF_SEG_NCAT] += seg->cpu;
+				all = (double)gave[PROF_SEG_NCAT];
+				for (i = 0; i < PROF_SEG_NCAT; i++) {
+					double behind = all * (double)v[i] / (double)total - (double)gave[i];
+
+					if (v[i] > 0 && behind > best) {
+						best = behind;
+						big = i;
+					}
+				}
+				gave[big] += seg->cpu;
+				out[big] = seg->cpu;
+				return;
 			}
 		}
 	}
@@ -116,24 +139,70 @@ void prof_cpufrac_split(const struct prof_cpufrac *f, int64_t pid, const char *k
 	}
 }
 
-static int row(struct prof_trace_writer *w, int64_t pid, int64_t tid, int64_t a, int64_t b,
-	       enum prof_category cat)
+static int write_row(struct prof_trace_writer *w, const struct prof_cpurow *r)
 {
 	struct prof_event ev = PROF_EVENT_INIT;
 
-	if (b <= a)
-		return 0;
 	ev.kind = PROF_KIND_CPU;
 	ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
-	ev.pid = pid;
-	ev.tid = tid;
-	ev.start_ns = a;
-	ev.end_ns = b;
-	ev.category = cat;
+	ev.pid = r->pid;
+	ev.tid = r->tid;
+	ev.start_ns = r->start;
+	ev.end_ns = r->end;
+	ev.category = r->cat;
 	return prof_trace_write(w, &ev);
 }
 
-int prof_cpufrac_write(const struct prof_cpufrac *f, struct prof_trace_writer *w,
+static int row(struct prof_cpufrac *f, struct prof_trace_writer *w, int64_t pid, int64_t tid,
+	       int64_t a, int64_t b, enum prof_category cat)
+{
+	struct prof_cpurow *r = NULL;
+	size_t i;
+	int ret;
+
+	if (b <= a)
+		return 0;
+	for (i = 0; i < f->npending; i++)
+		if (f->pending[i].pid == pid && f->pending[i].tid == tid) {
+			r = &f->pending[i];
+			break;
+		}
+	if (r && r->cat == cat && r->end == a) {
+		r->end = b;
+		return 0;
+	}
+	if (r) {
+		if ((ret = write_row(w, r)) < 0)
+			return ret;
+	} else {
+		if (f->npending == f->cappending) {
+			size_t cap = f->cappending ? 2 * f->cappending : 16;
+			struct prof_cpurow *v = realloc(f->pending, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			f->pending = v;
+			f->cappending = cap;
+		}
+		r = &f->pending[f->npending++];
+	}
+	*r = (struct prof_cpurow){ pid, tid, a, b, cat };
+	return 0;
+}
+
+int prof_cpufrac_flush(struct prof_cpufrac *f, struct prof_trace_writer *w)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < f->npending; i++)
+		if (!ret)
+			ret = write_row(w, &f->pending[i]);
+	f->npending = 0;
+	return ret;
+}
+
+int prof_cpufrac_write(struct prof_cpufrac *f, struct prof_trace_writer *w,
 		       int64_t pid, int64_t start, const char *key,
 		       const struct prof_spool_seg *seg)
 {
@@ -142,17 +211,20 @@ int prof_cpufrac_write(const struct prof_cpufrac *f, struct prof_trace_writer *w
 
 	prof_cpufrac_split(f, pid, key, seg, part);
 	for (i = 0; i < PROF_SEG_NCAT; i++) {
-		if ((ret = row(w, pid, seg->tid, t, t + part[i], prof_seg_category(i))) < 0)
+		if ((ret = row(f, w, pid, seg->tid, t, t + part[i], prof_seg_category(i))) < 0)
 			return ret;
 		t += part[i];
 	}
-	if ((ret = row(w, pid, seg->tid, t, t + seg->runnable, PROF_CAT_RUNNABLE)) < 0)
+	if ((ret = row(f, w, pid, seg->tid, t, t + seg->runnable, PROF_CAT_RUNNABLE)) < 0)
 		return ret;
 	t += seg->runnable;
-	return row(w, pid, seg->tid, t, seg->end, PROF_CAT_WAIT);
+	return row(f, w, pid, seg->tid, t, seg->end, PROF_CAT_WAIT);
 }
 
 void prof_cpufrac_release(struct prof_cpufrac *f)
 {
 	core_map_release(&f->map, free);
+	free(f->pending);
+	f->pending = NULL;
+	f->npending = f->cappending = 0;
 }

@@ -275,7 +275,7 @@ static void emit_seg(int64_t start, const struct prof_spool_seg *seg)
 {
 	struct tbuf *tb = tbuf_get();
 
-	if (tb)
+	if (tb && seg)
 		add_at(tb, start, PROF_REC_SEG, 0, 0, 0, (const char *)seg, sizeof(*seg));
 }
 

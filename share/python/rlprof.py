@@ -287,6 +287,12 @@ def _name_thread():
     _lib.rlprof_thread_name(_b(threading.current_thread().name))
 
 
+def _new_thread_named(frame, event, arg):
+    """threading.setprofile while sampling: name each new thread, once."""
+    sys.setprofile(None)
+    _name_thread()
+
+
 def _new_thread_c(frame, event, arg):
     """threading.setprofile: put the C hook on each new thread."""
     _name_thread()
@@ -312,7 +318,10 @@ def start_categories():
     Does nothing while the recorder samples the code that runs (the
     default of rlprof-record, see --cpu-sample)."""
     global _running, _c_hook
-    if _lib is None or _running or _sampling():
+    if _lib is None or _running:
+        return
+    if _sampling():
+        threading.setprofile(_new_thread_named)
         return
     for name in ("python", "simulator", "backend"):
         _cat[name] = _lib.rlprof_category_id(name.encode())

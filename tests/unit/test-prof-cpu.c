@@ -88,15 +88,29 @@ static void test_split(void)
 	TEST_OK(out[PROF_SEG_BACKEND] >= 699999 && out[PROF_SEG_BACKEND] <= 700000,
 		"split: backend in proportion (%lld)", (long long)out[PROF_SEG_BACKEND]);
 
-	/* Not sampled: the operation's samples over the run decide. */
+	/* Not sampled: whole segments go to the operation's categories, in
+	 * its shares over the run (10 segments: 7 backend, 3 python). */
 	memset(seg.w, 0, sizeof(seg.w));
 	seg.cpu = 1000;
-	prof_cpufrac_split(&f, 1, "op", &seg, out);
-	TEST_EQ_LONG(sum(out), 1000, "split: unsampled, still exact in sum");
-	TEST_EQ_LONG(out[PROF_SEG_BACKEND], 700, "split: unsampled, by the operation's samples");
+	{
+		int64_t got[PROF_SEG_NCAT] = { 0 };
+		int i, k, whole = 1;
+
+		for (i = 0; i < 10; i++) {
+			prof_cpufrac_split(&f, 1, "op", &seg, out);
+			TEST_OK(sum(out) == 1000, "split: unsampled, exact in sum");
+			for (k = 0; k < PROF_SEG_NCAT; k++) {
+				got[k] += out[k];
+				whole &= out[k] == 0 || out[k] == 1000;
+			}
+		}
+		TEST_OK(whole, "split: unsampled, one category a segment");
+		TEST_EQ_LONG(got[PROF_SEG_BACKEND], 7000, "split: unsampled, by the operation's samples");
+		TEST_EQ_LONG(got[PROF_SEG_PYTHON], 3000, "split: unsampled, the rest python");
+	}
 	/* Another operation of the thread with no samples: the thread's. */
 	prof_cpufrac_split(&f, 1, "other", &seg, out);
-	TEST_EQ_LONG(out[PROF_SEG_BACKEND], 700, "split: unknown operation, by the thread's samples");
+	TEST_EQ_LONG(out[PROF_SEG_BACKEND], 1000, "split: unknown operation, by the thread's samples");
 	/* Another thread, nothing known: native. */
 	seg.tid = 8;
 	prof_cpufrac_split(&f, 1, "op", &seg, out);
