@@ -71,8 +71,10 @@ workload_pid() {
 	awk -v a="$cpu" -v b="$kernel" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02 * b) }' ||
 		fail "trace: $cpu ns of CPU, kernel: $kernel ns"
 	cpu_check t.csv expect pyloop runnable 0.2
-	cpu_check t.csv expect numpy backend 0.9
-	cpu_check t.csv expect pyloop python 0.9
+	# Preempted often, a thread gets more of the kernel's tick-based
+	# system time: the code's category plus system is what is asserted.
+	cpu_check t.csv expect numpy backend+system 0.9
+	cpu_check t.csv expect pyloop python+system 0.9
 	cpu_check t.csv expect sleep wait 0.9
 }
 
