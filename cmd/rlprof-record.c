@@ -1,4 +1,5 @@
 /* rlprof-record: run a command and record where its time goes. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include "core/exitcode.h"
 #include "core/msg.h"
 #include "core/spawn.h"
+#include "prof/catmap.h"
 #include "prof/launch.h"
 #include "prof/trace_write.h"
 
@@ -17,6 +19,8 @@ enum {
 	OPT_NO_PYTHON,
 	OPT_BUFFER,
 	OPT_SAMPLE,
+	OPT_CPU_SAMPLE,
+	OPT_CATEGORIES,
 };
 
 static const struct core_opt opts[] = {
@@ -27,6 +31,8 @@ static const struct core_opt opts[] = {
 	{ "no-python", OPT_NO_PYTHON, NULL, "do not inject the Python module (no automatic categories)", NULL },
 	{ "buffer-size", OPT_BUFFER, "KIB", "per-thread event buffer of the command in KiB (default 256)", NULL },
 	{ "sample", OPT_SAMPLE, "MS", "sample processes and blocked threads every MS ms (default 5; 0: never)", NULL },
+	{ "cpu-sample", OPT_CPU_SAMPLE, "US", "sample each thread's code every US us of its CPU time (default 1000; 0: never)", NULL },
+	{ "categories", OPT_CATEGORIES, "FILE", "the library-to-category map (default: the installed rlprof-categories)", NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -42,7 +48,8 @@ struct options {
 	const char *output;
 	enum prof_trace_format format;
 	int force, nvtx, python;
-	long buffer_kib, sample_ms;
+	long buffer_kib, sample_ms, cpu_sample_us;
+	const char *categories;
 };
 
 static int handle(int key, const char *arg, void *ctx)
@@ -70,6 +77,14 @@ static int handle(int key, const char *arg, void *ctx)
 		if (core_cli_parse_long(arg, 4, 1048576, &o->buffer_kib) < 0)
 			core_cli_usage_error(&cli, "--buffer-size wants KiB from 4 to 1048576, not '%s'", arg);
 		break;
+	case OPT_CPU_SAMPLE:
+		if (core_cli_parse_long(arg, 0, 1000000, &o->cpu_sample_us) < 0 ||
+		    (o->cpu_sample_us > 0 && o->cpu_sample_us < 50))
+			core_cli_usage_error(&cli, "--cpu-sample wants 0 or microseconds from 50 to 1000000, not '%s'", arg);
+		break;
+	case OPT_CATEGORIES:
+		o->categories = arg;
+		break;
 	case OPT_SAMPLE:
 		if (core_cli_parse_long(arg, 0, 60000, &o->sample_ms) < 0)
 			core_cli_usage_error(&cli, "--sample wants milliseconds from 0 to 60000, not '%s'", arg);
@@ -86,7 +101,7 @@ static void warn(void *ctx, const char *msg)
 
 int main(int argc, char **argv)
 {
-	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 256, 5 };
+	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 256, 5, 1000, NULL };
 	struct prof_launch_opts lo = PROF_LAUNCH_OPTS_INIT;
 	struct prof_launch_result res;
 	struct core_atomic af = CORE_ATOMIC_INIT;
@@ -97,6 +112,17 @@ int main(int argc, char **argv)
 	i = core_cli_parse(&cli, argc, argv, handle, &o);
 	if (i >= argc)
 		core_cli_usage_error(&cli, "no command to run");
+	if (o.categories) {
+		struct prof_catmap map = PROF_CATMAP_INIT;
+		int line = 0, ret = prof_catmap_load(&map, o.categories, &line);
+
+		prof_catmap_release(&map);
+		if (ret == -EINVAL)
+			core_msg_die(CORE_EXIT_FAIL, "'%s' line %d: not a rule (PATTERN CATEGORY)",
+				     o.categories, line);
+		if (ret < 0)
+			core_msg_die(CORE_EXIT_FAIL, "cannot read '%s': %s", o.categories, strerror(-ret));
+	}
 	if (core_atomic_open(&af, o.output, o.force ? CORE_ATOMIC_FORCE : 0, &err) < 0)
 		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	lo.argv = argv + i;
@@ -106,6 +132,8 @@ int main(int argc, char **argv)
 	lo.python = o.python;
 	lo.buffer_kib = o.buffer_kib;
 	lo.sample_ms = o.sample_ms;
+	lo.cpu_sample_us = o.cpu_sample_us;
+	lo.categories = o.categories;
 	/* With -o -, standard output is the trace's: the command writes to
 	 * standard error instead. */
 	lo.stdout_fd = af.fp == stdout ? STDERR_FILENO : -1;

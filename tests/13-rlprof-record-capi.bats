@@ -29,7 +29,10 @@ training||||"
 	assert_output "checkpoint||||"
 	grep -q '^meta,[0-9]*,[0-9]*,,,workload,,,,,,,capi$' t.csv
 	run check rows t.csv thread
-	assert_output "capi-main||||"
+	assert_line "capi-main||||"
+	# Besides the program's thread, only the CPU sampler's.
+	[ "${#lines[@]}" -eq 2 ] || fail "thread rows: ${lines[*]}"
+	assert_line "rlprof-sampler||||"
 	# In time: one range after the other, nested where pushed, inside the
 	# phase that was current.
 	run check tree t.csv

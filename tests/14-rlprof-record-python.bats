@@ -113,7 +113,7 @@ for i in range(500):
         with nvtx.annotate("reset"):
             obs, _ = env.reset()
 PY
-	run rlprof-record -o t.csv --force -- python3 cp.py
+	run rlprof-record --cpu-sample 0 -o t.csv --force -- python3 cp.py
 	assert_success
 	run check validate t.csv
 	assert_success
@@ -139,22 +139,22 @@ assert outside == 0, "%d simulator rows outside step and reset ops" % outside
 PY
 }
 
-@test "categories: a gymnasium CartPole loop splits into simulator, backend and python (C hook)" {
+@test "--cpu-sample 0: a gymnasium CartPole loop splits into simulator, backend and python (C hook)" {
 	skip_unless_python gymnasium numpy nvtx
 	[ -e "$RLKIT_BUILD/lib/rlkit/_rlprof_hook.so" ] || skip "the C hook was not built (no Python headers: python3-dev)"
-	run rlprof-record -o k.csv -- python3 -c 'import rlprof; print(rlprof.hook_kind())'
+	run rlprof-record --cpu-sample 0 -o k.csv -- python3 -c 'import rlprof; print(rlprof.hook_kind())'
 	assert_output c
 	cartpole_categories
 }
 
-@test "categories: the same with the pure-Python hook (RLPROF_PYHOOK=python)" {
+@test "--cpu-sample 0: the same with the pure-Python hook (RLPROF_PYHOOK=python)" {
 	skip_unless_python gymnasium numpy nvtx
-	RLPROF_PYHOOK=python run rlprof-record -o k.csv -- python3 -c 'import rlprof; print(rlprof.hook_kind())'
+	RLPROF_PYHOOK=python run rlprof-record --cpu-sample 0 -o k.csv -- python3 -c 'import rlprof; print(rlprof.hook_kind())'
 	assert_output python
 	RLPROF_PYHOOK=python cartpole_categories
 }
 
-@test "categories: both hooks attribute the same calls" {
+@test "--cpu-sample 0: both hooks attribute the same calls" {
 	skip_unless_python gymnasium numpy
 	[ -e "$RLKIT_BUILD/lib/rlkit/_rlprof_hook.so" ] || skip "the C hook was not built (no Python headers: python3-dev)"
 	cat > same.py <<'PY'
@@ -171,8 +171,8 @@ t.start()
 run(200)
 t.join()
 PY
-	rlprof-record --sample 0 -o c.csv -- python3 same.py
-	RLPROF_PYHOOK=python rlprof-record --sample 0 -o p.csv -- python3 same.py
+	rlprof-record --cpu-sample 0 --sample 0 -o c.csv -- python3 same.py
+	RLPROF_PYHOOK=python rlprof-record --cpu-sample 0 --sample 0 -o p.csv -- python3 same.py
 	# Native calls are attributed identically.  Python rows are the gaps
 	# between them, and where a thread's first and last gap fall depends on
 	# when the hook reaches the new thread: allow one row per thread.
@@ -191,7 +191,7 @@ PY
 @test "--no-python: no automatic categories, NVTX still recorded" {
 	skip_unless_python nvtx
 	printf 'import nvtx\nwith nvtx.annotate("a"):\n    sum(range(1000))\n' > a.py
-	run rlprof-record --no-python -o t.csv -- python3 a.py
+	run rlprof-record --no-python --cpu-sample 0 -o t.csv -- python3 a.py
 	assert_success
 	run grep -c '^cpu,.*,python,' t.csv
 	assert_output 0

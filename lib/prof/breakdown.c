@@ -40,13 +40,13 @@ struct prof_bd_state {
 static const char *const slot_res[PROF_SLOT_COUNT] = {
 	"CPU", "CPU", "CPU", "CPU", "CPU",
 	"CPU+GPU", "CPU+GPU", "CPU+GPU", "CPU+GPU", "CPU+GPU",
-	"GPU", "none",
+	"GPU", "none", "CPU", "CPU+GPU", "none",
 };
 
 static const char *const slot_cat[PROF_SLOT_COUNT] = {
 	"python", "simulator", "backend", "cuda_api", "native",
 	"python", "simulator", "backend", "cuda_api", "native",
-	"gpu", "wait",
+	"gpu", "wait", "system", "system", "runnable",
 };
 
 const char *prof_slot_resource(int slot)
@@ -291,6 +291,8 @@ static int slot_of(int cat, int gpu)
 	case PROF_CAT_BACKEND: return gpu ? PROF_SLOT_BOTH_BACKEND : PROF_SLOT_CPU_BACKEND;
 	case PROF_CAT_CUDA_API: return gpu ? PROF_SLOT_BOTH_CUDA_API : PROF_SLOT_CPU_CUDA_API;
 	case PROF_CAT_WAIT: return gpu ? PROF_SLOT_GPU : PROF_SLOT_WAIT;
+	case PROF_CAT_SYSTEM: return gpu ? PROF_SLOT_BOTH_SYSTEM : PROF_SLOT_CPU_SYSTEM;
+	case PROF_CAT_RUNNABLE: return gpu ? PROF_SLOT_GPU : PROF_SLOT_RUNNABLE;
 	default: return gpu ? PROF_SLOT_BOTH_NATIVE : PROF_SLOT_CPU_NATIVE;
 	}
 }

@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/spawn.h"
 #include "core/sys.h"
+#include "prof/cpusample.h"
 #include "prof/merge.h"
 #include "prof/recorder.h"
 #include "prof/sample.h"
@@ -23,6 +24,7 @@
 
 #define INJECT_REL "../lib/rlkit/librlprof-inject.so"
 #define PYTHON_REL "../share/rlkit/python"
+#define CATEGORIES_REL "../share/rlkit/rlprof-categories"
 
 static volatile sig_atomic_t child_pid;
 
@@ -125,6 +127,19 @@ static void setup_env(const struct prof_launch_opts *o, const char *spool)
 		free(py);
 	}
 	free(lib);
+	snprintf(buf, sizeof(buf), "%ld", o->cpu_sample_us);
+	setenv(PROF_CPU_SAMPLE_ENV, buf, 1);
+	if (o->cpu_sample_us > 0) {
+		char *map = o->categories ? strdup(o->categories) :
+			resource(PROF_CATEGORIES_ENV, CATEGORIES_REL);
+
+		if (map && access(map, R_OK) == 0)
+			setenv(PROF_CATEGORIES_ENV, map, 1);
+		else
+			warn(o, "no category map '%s': sampled CPU time counts as native",
+			     map ? map : CATEGORIES_REL);
+		free(map);
+	}
 }
 
 static int write_meta(struct prof_trace_writer *w, const char *key, const char *value)
@@ -151,6 +166,13 @@ static char *join_args(char **argv)
 		strcat(s, argv[i]);
 	}
 	return s;
+}
+
+/* A process that wrote CPU segments measured its own waits: pass 1 of the
+ * merge tells. */
+static int measured(void *ctx, int64_t pid)
+{
+	return prof_merge_has_segments(ctx, pid);
 }
 
 static int write_trace(const struct prof_launch_opts *o, const char *spool,
@@ -183,6 +205,10 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 		core_error_errno(err, errno > 0 ? errno : EIO, "writing the trace failed");
 		goto out;
 	}
+	if ((ret = prof_merge_scan(m, spool, err)) < 0)
+		goto out;
+	if (sampler)
+		prof_sampler_measured(sampler, measured, m);
 	if (sampler && (ret = prof_sampler_finish(sampler, m, &w)) < 0) {
 		if (ret == -ENOMEM)
 			core_error_set(err, ret, "out of memory");

@@ -28,9 +28,10 @@
  * lose it; this process also stays a subreaper.  So: one call per process,
  * from its main thread.
  *
- * Environment: RLPROF_INJECT_LIB and RLPROF_PYTHON_DIR override where the
- * injection library and the Python module are looked for (by default
- * ../lib/rlkit/librlprof-inject.so and ../share/rlkit/python from the
+ * Environment: RLPROF_INJECT_LIB, RLPROF_PYTHON_DIR and RLPROF_CATEGORIES
+ * override where the injection library, the Python module and the
+ * category map are looked for (by default ../lib/rlkit/librlprof-inject.so,
+ * ../share/rlkit/python and ../share/rlkit/rlprof-categories from the
  * program's folder); the variables the command gets are set in this
  * process's own environment.
  *
@@ -61,9 +62,12 @@ struct prof_launch_opts {
 	int stdout_fd;			/* the command's standard output, -1: ours */
 	void (*warn)(void *ctx, const char *msg);	/* or NULL */
 	void *warn_ctx;
+	long cpu_sample_us;		/* CPU sampling period; 0: off (prof/cpusample.h) */
+	const char *categories;		/* category map; NULL: the installed one */
 };
 
-#define PROF_LAUNCH_OPTS_INIT { NULL, NULL, PROF_TRACE_CSV, 1, 1, 256, 5, -1, NULL, NULL }
+#define PROF_LAUNCH_OPTS_INIT { NULL, NULL, PROF_TRACE_CSV, 1, 1, 256, 5, -1, NULL, NULL, \
+	1000, NULL }
 
 struct prof_launch_result {
 	pid_t pid;			/* the command's */

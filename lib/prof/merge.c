@@ -1,4 +1,5 @@
 #include "prof/merge.h"
+#include "prof/merge_procs.h"
 #include "core/grow.h"
 
 #include <dirent.h>
@@ -10,29 +11,8 @@
 #include <sys/wait.h>
 
 #include "core/spawn.h"
+#include "prof/merge_cpu.h"
 #include "prof/spool.h"
-
-struct proc {
-	int64_t pid, ppid, start, end, last;
-	int64_t weak_start, weak_end;
-	char *command, *detail, *weak_detail;
-	int outside_start, outside_end;	/* came from prof_merge_process */
-	int forked;		/* image began with fork, not exec */
-	int exited;		/* an exit record was seen */
-};
-
-struct thread {
-	int64_t pid, tid, first, last, end;
-	int64_t seen_last;	/* last seen from outside */
-	char *name;
-};
-
-struct prof_merge {
-	struct proc *procs;
-	size_t nprocs, capprocs;
-	struct thread *threads;
-	size_t nthreads, capthreads;
-};
 
 /* An open range or phase while replaying one file. */
 struct open {
@@ -68,121 +48,81 @@ struct replay {
 	size_t ndomains;
 };
 
-int prof_merge_new(struct prof_merge **out)
-{
-	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : -ENOMEM;
-}
 
-void prof_merge_free(struct prof_merge *m)
+static struct stack *stack_get(struct replay *rp, int64_t tid, uint32_t domain);
+
+/* The name of the innermost open push/pop operation of thread tid, or "". */
+static const char *innermost(const struct replay *rp, int64_t tid)
 {
+	const struct open *best = NULL;
 	size_t i;
 
-	if (!m)
-		return;
-	for (i = 0; i < m->nprocs; i++) {
-		free(m->procs[i].command);
-		free(m->procs[i].detail);
-		free(m->procs[i].weak_detail);
+	for (i = 0; i < rp->nstacks; i++) {
+		const struct stack *s = &rp->stacks[i];
+
+		if (s->tid == tid && s->n && (!best || s->v[s->n - 1].t >= best->t))
+			best = &s->v[s->n - 1];
 	}
-	for (i = 0; i < m->nthreads; i++)
-		free(m->threads[i].name);
-	free(m->procs);
-	free(m->threads);
-	free(m);
+	return best ? best->name : "";
 }
 
-static struct proc *proc_get(struct prof_merge *m, int64_t pid)
+/* A segment record's payload, or 0 when it is too short. */
+static int seg_of(const struct prof_spool_rec *rec, struct prof_spool_seg *seg)
 {
-	size_t i;
-	struct proc *p;
-
-	for (i = m->nprocs; i-- > 0;)
-		if (m->procs[i].pid == pid)
-			return &m->procs[i];
-	if (CORE_GROW(m->procs, m->capprocs, m->nprocs + 1) < 0)
-		return NULL;
-	p = &m->procs[m->nprocs++];
-	memset(p, 0, sizeof(*p));
-	p->pid = pid;
-	p->ppid = -1;
-	return p;
+	if (rec->size < sizeof(*rec) + sizeof(*seg))
+		return 0;
+	memcpy(seg, rec + 1, sizeof(*seg));
+	return seg->end >= rec->t && seg->cpu >= 0 && seg->runnable >= 0 &&
+	       seg->cpu + seg->runnable <= seg->end - rec->t;
 }
 
-static struct thread *thread_get(struct prof_merge *m, int64_t pid, int64_t tid)
+/* Pass 1 of push/pop and segments: what each operation's samples say. */
+static int collect_seg(struct prof_merge *m, struct replay *rp, int64_t pid, int64_t tid,
+		       const struct prof_spool_rec *rec)
 {
-	size_t i;
+	struct prof_spool_seg seg;
+	struct stack *s;
 	struct thread *t;
 
-	for (i = m->nthreads; i-- > 0;)
-		if (m->threads[i].pid == pid && m->threads[i].tid == tid)
-			return &m->threads[i];
-	if (CORE_GROW(m->threads, m->capthreads, m->nthreads + 1) < 0)
-		return NULL;
-	t = &m->threads[m->nthreads++];
-	memset(t, 0, sizeof(*t));
-	t->pid = pid;
-	t->tid = tid;
-	return t;
-}
-
-static int set_str(char **dst, const char *s)
-{
-	char *c;
-
-	if (!s)
-		return 0;
-	if (!(c = strdup(s)))
-		return -ENOMEM;
-	free(*dst);
-	*dst = c;
-	return 0;
-}
-
-int prof_merge_process(struct prof_merge *m, const struct prof_process_info *info)
-{
-	struct proc *p = proc_get(m, info->pid);
-
-	if (!p)
-		return -ENOMEM;
-	if (info->ppid >= 0)
-		p->ppid = info->ppid;
-	if (info->weak) {
-		if (info->start_ns)
-			p->weak_start = info->start_ns;
-		if (info->end_ns)
-			p->weak_end = info->end_ns;
-		if (!p->command && set_str(&p->command, info->command) < 0)
+	switch (rec->type) {
+	case PROF_REC_PUSH:
+		if (!(s = stack_get(rp, tid, rec->domain)) || CORE_GROW(s->v, s->cap, s->n + 1) < 0)
 			return -ENOMEM;
-		return set_str(&p->weak_detail, info->detail);
+		s->v[s->n] = (struct open){ tid, rec->t, rec->domain, 0,
+					    strdup(prof_spool_rec_text(rec)) };
+		if (!s->v[s->n].name)
+			return -ENOMEM;
+		s->n++;
+		return 0;
+	case PROF_REC_POP:
+		if (!(s = stack_get(rp, tid, rec->domain)))
+			return -ENOMEM;
+		if (s->n)
+			free(s->v[--s->n].name);
+		return 0;
+	case PROF_REC_SEG:
+		if (!seg_of(rec, &seg))
+			return 0;
+		if (!(t = prof_merge_thread_get(m, pid, seg.tid)))
+			return -ENOMEM;
+		if (!t->first || rec->t < t->first)
+			t->first = rec->t;
+		if (seg.end > t->last)
+			t->last = seg.end;
+		return prof_cpufrac_add(&m->frac, pid, innermost(rp, seg.tid), &seg);
+	default:
+		return 0;
 	}
-	if (info->start_ns) {
-		p->start = info->start_ns;
-		p->outside_start = 1;
-	}
-	if (info->end_ns) {
-		p->end = info->end_ns;
-		p->outside_end = 1;
-	}
-	if (set_str(&p->command, info->command) < 0 || set_str(&p->detail, info->detail) < 0)
-		return -ENOMEM;
-	return 0;
 }
 
-int prof_merge_thread(struct prof_merge *m, int64_t pid, int64_t tid,
-		      int64_t first, int64_t last, const char *name)
+/* Empty the stacks that pass 1 filled. */
+static void stacks_clear(struct replay *rp)
 {
-	struct thread *t = thread_get(m, pid, tid);
+	size_t i;
 
-	if (!t)
-		return -ENOMEM;
-	if (!t->first || first < t->first)
-		t->first = first;
-	if (last > t->seen_last)
-		t->seen_last = last;
-	if (!t->name && name && *name)
-		return set_str(&t->name, name);
-	return 0;
+	for (i = 0; i < rp->nstacks; i++)
+		while (rp->stacks[i].n)
+			free(rp->stacks[i].v[--rp->stacks[i].n].name);
 }
 
 /* Pass 1 over a file: processes, threads, domains. */
@@ -194,8 +134,8 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 
 	while ((ret = prof_spool_read(r, err)) > 0) {
 		int64_t pid = r->chunk.pid, tid = r->chunk.tid;
-		struct proc *p = proc_get(m, pid);
-		struct thread *t = thread_get(m, pid, tid);
+		struct proc *p = prof_merge_proc_get(m, pid);
+		struct thread *t = prof_merge_thread_get(m, pid, tid);
 
 		if (!p || !t)
 			return -ENOMEM;
@@ -211,6 +151,8 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 			}
 			if (rec->t > p->last && rec->type != PROF_REC_PROC)
 				p->last = rec->t;
+			if (collect_seg(m, rp, pid, tid, rec) < 0)
+				return -ENOMEM;
 			switch (rec->type) {
 			case PROF_REC_PROC:
 				if (!p->outside_start && (!p->start || rec->t < p->start))
@@ -218,8 +160,14 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 				if (p->ppid < 0 || rec->arg)
 					p->ppid = (int64_t)rec->u;
 				p->forked |= rec->arg == 1;
-				if (!p->command && *text && set_str(&p->command, text) < 0)
-					return -ENOMEM;
+				/* A fork()ed child's record names its parent's
+				 * command, sampling may have seen it before exec:
+				 * the record of an image it exec'd knows better. */
+				if (*text && (!p->command || (p->command_provisional && rec->arg != 1))) {
+					if (prof_merge_set_str(&p->command, text) < 0)
+						return -ENOMEM;
+					p->command_provisional = rec->arg == 1;
+				}
 				break;
 			case PROF_REC_EXIT:
 				p->exited = 1;
@@ -229,11 +177,11 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 					core_spawn_signal_text((int)rec->u, buf, sizeof(buf));
 				else
 					core_spawn_status_text(W_EXITCODE((int)(rec->u & 0xff), 0), buf, sizeof(buf));
-				if (!p->outside_end && set_str(&p->detail, buf) < 0)
+				if (!p->outside_end && prof_merge_set_str(&p->detail, buf) < 0)
 					return -ENOMEM;
 				break;
 			case PROF_REC_THREAD:
-				if (set_str(&t->name, text) < 0)
+				if (prof_merge_set_str(&t->name, text) < 0)
 					return -ENOMEM;
 				break;
 			case PROF_REC_THREAD_END:
@@ -257,7 +205,7 @@ static int collect(struct prof_merge *m, struct prof_spool_reader *r,
 						return -ENOMEM;
 					memset(rp->domains + had, 0, (rp->ndomains - had) * sizeof(*rp->domains));
 				}
-				if (rec->u < rp->ndomains && set_str(&rp->domains[rec->u], text) < 0)
+				if (rec->u < rp->ndomains && prof_merge_set_str(&rp->domains[rec->u], text) < 0)
 					return -ENOMEM;
 				break;
 			default:
@@ -375,23 +323,6 @@ static int emit_phase(struct prof_trace_writer *w, int64_t pid, const struct ope
 	return prof_trace_write(w, &ev);
 }
 
-static int64_t proc_end(const struct proc *p)
-{
-	if (p->end)
-		return p->end;
-	return p->weak_end > p->last ? p->weak_end : p->last;
-}
-
-static int64_t thread_end_of(struct prof_merge *m, const struct proc *p, int64_t tid)
-{
-	struct thread *t = thread_get(m, p->pid, tid);
-
-	if (t && t->end)
-		return t->end;
-	if (t && t->seen_last)
-		return t->seen_last > t->last ? t->seen_last : t->last;
-	return proc_end(p);
-}
 
 /* One record of pass 2. */
 static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace_writer *w,
@@ -494,6 +425,14 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 		return prof_trace_write(w, &ev);
 	case PROF_REC_WARNING:
 		return emit_warning(w, p->pid, tid, rec->t, NULL, text);
+	case PROF_REC_SEG: {
+		struct prof_spool_seg seg;
+
+		if (!seg_of(rec, &seg))
+			return 0;
+		return prof_cpufrac_write(&m->frac, w, p->pid, rec->t,
+					  innermost(rp, seg.tid), &seg);
+	}
 	default:
 		(void)m;
 		return 0;
@@ -504,37 +443,38 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 static int replay_end(struct prof_merge *m, struct replay *rp, struct prof_trace_writer *w,
 		      int64_t pid)
 {
-	struct proc *p = proc_get(m, pid);
+	struct proc *p = prof_merge_proc_get(m, pid);
 	size_t i, j;
 	int ret = 0;
 
 	if (!p)
 		return -ENOMEM;
+	ret = prof_cpufrac_flush(&m->frac, w);
 	for (i = 0; i < rp->nstacks; i++) {
 		struct stack *s = &rp->stacks[i];
 
 		for (j = s->n; j-- > 0;) {
 			if (!ret)
 				ret = emit_op(w, rp, pid, &s->v[j],
-					      thread_end_of(m, p, s->tid), (long)j, "unclosed");
+					      prof_merge_thread_end_of(m, p, s->tid), (long)j, "unclosed");
 			free(s->v[j].name);
 		}
 		s->n = 0;
 	}
 	for (i = 0; i < rp->nranges; i++) {
 		if (!ret)
-			ret = emit_op(w, rp, pid, &rp->ranges[i], proc_end(p),
+			ret = emit_op(w, rp, pid, &rp->ranges[i], prof_merge_proc_end(p),
 				      -1, "unclosed");
 		free(rp->ranges[i].name);
 	}
 	rp->nranges = 0;
 	for (i = 0; i < rp->ncpus; i++)
 		if (!ret)
-			ret = emit_cpu(w, pid, &rp->cpus[i], thread_end_of(m, p, rp->cpus[i].tid));
+			ret = emit_cpu(w, pid, &rp->cpus[i], prof_merge_thread_end_of(m, p, rp->cpus[i].tid));
 	rp->ncpus = 0;
 	if (rp->has_phase) {
 		if (!ret)
-			ret = emit_phase(w, pid, &rp->phase, proc_end(p));
+			ret = emit_phase(w, pid, &rp->phase, prof_merge_proc_end(p));
 		free(rp->phase.name);
 		rp->has_phase = 0;
 	}
@@ -581,11 +521,12 @@ static int merge_file(struct prof_merge *m, const char *path, struct prof_trace_
 	ret = collect(m, &r, &rp, &torn);
 	if (ret == -ENOMEM)
 		goto out;
+	stacks_clear(&rp);
 	rewind(fp);
 	prof_spool_reader_release(&r);
 	prof_spool_reader_init(&r, fp, path);
 	while (!wret && (ret = prof_spool_read(&r, NULL)) > 0) {
-		struct proc *p = proc_get(m, r.chunk.pid);
+		struct proc *p = prof_merge_proc_get(m, r.chunk.pid);
 
 		if (!p) {
 			ret = -ENOMEM;
@@ -617,15 +558,14 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writer *w,
-		   struct core_error *err)
+/* The spool files of dir, sorted, in *names; their count or -errno. */
+static int list_dir(const char *dir, char ***names, struct core_error *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	int ret = 0;
+	size_t n = 0, cap = 0;
 
+	*names = NULL;
 	if (!d)
 		return core_error_errno(err, errno, "cannot read '%s'", dir);
 	while ((e = readdir(d))) {
@@ -633,16 +573,68 @@ int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writ
 
 		if (len < 7 || strcmp(e->d_name + len - 6, ".spool"))
 			continue;
-		if (CORE_GROW(names, cap, n + 1) < 0 ||
-		    asprintf(&names[n], "%s/%s", dir, e->d_name) < 0) {
-			ret = core_error_set(err, -ENOMEM, "out of memory");
-			break;
+		if (CORE_GROW(*names, cap, n + 1) < 0 ||
+		    asprintf(&(*names)[n], "%s/%s", dir, e->d_name) < 0) {
+			closedir(d);
+			while (n)
+				free((*names)[--n]);
+			free(*names);
+			*names = NULL;
+			return core_error_set(err, -ENOMEM, "out of memory");
 		}
 		n++;
 	}
 	closedir(d);
 	if (n)
-		qsort(names, n, sizeof(*names), by_name);
+		qsort(*names, n, sizeof(**names), by_name);
+	return (int)n;
+}
+
+int prof_merge_scan(struct prof_merge *m, const char *dir, struct core_error *err)
+{
+	char **names;
+	int n = list_dir(dir, &names, err), i, ret = 0;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		FILE *fp = ret ? NULL : fopen(names[i], "rb");
+		struct prof_spool_reader r;
+		const struct prof_spool_rec *rec;
+		int found = 0;
+
+		if (fp) {
+			prof_spool_reader_init(&r, fp, names[i]);
+			while (!found && prof_spool_read(&r, NULL) > 0) {
+				for (rec = NULL; !found && (rec = prof_spool_next(&r, rec));)
+					found = rec->type == PROF_REC_SEG;
+				if (found) {
+					struct proc *p = prof_merge_proc_get(m, r.chunk.pid);
+
+					if (!p)
+						ret = core_error_set(err, -ENOMEM, "out of memory");
+					else
+						p->segments = 1;
+				}
+			}
+			prof_spool_reader_release(&r);
+			fclose(fp);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+
+int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writer *w,
+		   struct core_error *err)
+{
+	char **names;
+	int n = list_dir(dir, &names, err), i, ret = 0;
+
+	if (n < 0)
+		return n;
 	for (i = 0; i < n; i++) {
 		if (!ret)
 			ret = merge_file(m, names[i], w, err);
@@ -652,66 +644,3 @@ int prof_merge_dir(struct prof_merge *m, const char *dir, struct prof_trace_writ
 	return ret;
 }
 
-int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < m->nprocs; i++) {
-		struct proc *p = &m->procs[i];
-		struct prof_event ev = PROF_EVENT_INIT;
-
-		ev.kind = PROF_KIND_PROCESS;
-		ev.has = PROF_EV_PID;
-		ev.pid = p->pid;
-		if (p->start || p->weak_start) {
-			ev.has |= PROF_EV_START;
-			ev.start_ns = p->start ? p->start : p->weak_start;
-		}
-		if (proc_end(p)) {
-			ev.has |= PROF_EV_END;
-			ev.end_ns = proc_end(p);
-			if ((ev.has & PROF_EV_START) && ev.end_ns < ev.start_ns)
-				ev.end_ns = ev.start_ns;
-		}
-		if (p->detail)
-			ev.detail = p->detail;
-		else if (p->weak_detail && strcmp(p->weak_detail, "ended"))
-			ev.detail = p->weak_detail;
-		else if (p->last)
-			ev.detail = kill((pid_t)p->pid, 0) == 0 ? "running" : "killed";
-		else if (p->weak_detail)
-			ev.detail = p->weak_detail;
-		else
-			ev.detail = kill((pid_t)p->pid, 0) == 0 ? "running" : "killed";
-		ev.name = p->command;
-		if (p->ppid >= 0) {
-			ev.has |= PROF_EV_VALUE;
-			ev.value = (double)p->ppid;
-		}
-		if ((ret = prof_trace_write(w, &ev)) < 0)
-			return ret;
-	}
-	for (i = 0; i < m->nthreads; i++) {
-		struct thread *t = &m->threads[i];
-		struct proc *p = proc_get(m, t->pid);
-		struct prof_event ev = PROF_EVENT_INIT;
-
-		if (!p)
-			return -ENOMEM;
-		if (!t->first)
-			continue;	/* only exit records: no thread events */
-		ev.kind = PROF_KIND_THREAD;
-		ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
-		ev.pid = t->pid;
-		ev.tid = t->tid;
-		ev.start_ns = t->first;
-		ev.end_ns = thread_end_of(m, p, t->tid);
-		if (ev.end_ns < ev.start_ns)
-			ev.end_ns = ev.start_ns;
-		ev.name = t->name;
-		if ((ret = prof_trace_write(w, &ev)) < 0)
-			return ret;
-	}
-	return 0;
-}

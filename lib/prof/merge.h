@@ -64,6 +64,13 @@ int prof_merge_thread(struct prof_merge *m, int64_t pid, int64_t tid,
 int prof_merge_dir(struct prof_merge *m, const char *dir,
 		   struct prof_trace_writer *w, struct core_error *err);
 
+/* Look through the *.spool files of `dir` for the processes that
+ * measured their CPU time and waits themselves (CPU segments,
+ * prof/cpusample.h); prof_merge_has_segments then tells.  0 or -errno
+ * with err. */
+int prof_merge_scan(struct prof_merge *m, const char *dir, struct core_error *err);
+int prof_merge_has_segments(const struct prof_merge *m, int64_t pid);
+
 /* Write the process and thread rows. */
 int prof_merge_finish(struct prof_merge *m, struct prof_trace_writer *w);
 

@@ -23,6 +23,7 @@ endif
 PROF_INJECT := $(O)/lib/rlkit/librlprof-inject.so
 # Without the NVTX headers the library still serves the Python module.
 PROF_INJECT_SRCS := lib/prof/recorder.c lib/prof/rlprof.c lib/prof/trace.c \
+	lib/prof/cpusample.c lib/prof/catmap.c \
 	$(if $(NVTX_INCDIR),lib/prof/inject/nvtx.c)
 PROF_INJECT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
 	-Ilib $(if $(NVTX_INCDIR),-I$(NVTX_INCDIR)) $(CFLAGS)
@@ -37,7 +38,8 @@ PROF_WORKLOAD := $(O)/workloads/rlprof-workload
 ifneq ($(NVTX_INCDIR),)
 EXTRA_TARGETS += $(PROF_WORKLOAD)
 endif
-EXTRA_TARGETS += $(PROF_INJECT) $(PROF_PY)
+PROF_CATMAP := $(O)/share/rlkit/rlprof-categories
+EXTRA_TARGETS += $(PROF_INJECT) $(PROF_PY) $(PROF_CATMAP)
 ifneq ($(PY_INCLUDES),)
 EXTRA_TARGETS += $(PROF_PYHOOK)
 endif
@@ -60,6 +62,10 @@ $(PROF_PYHOOK): lib/prof/inject/pyhook.c $(O)/build-flags
 	$(quiet) LINK $@
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARNINGS) -Wno-missing-field-initializers \
 		$(PY_INCLUDES) $(CFLAGS) -shared -o $@ $<
+
+$(PROF_CATMAP): share/rlprof-categories
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
 
 $(O)/share/rlkit/python/%.py: share/python/%.py
 	@mkdir -p $(@D)

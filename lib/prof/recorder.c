@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prof/cpusample.h"
 #include "prof/trace.h"
 
 /* Buffer states: the owner flushes in BUSY; a final flush claims it for good. */
@@ -26,6 +27,7 @@ struct tbuf {
 	size_t cap;		/* room for records; 0 once claimed */
 	uint32_t tid;
 	int depth;		/* open pushes, over all domains */
+	struct prof_cpus_thread *cs;	/* its CPU sampling slot, or NULL */
 	unsigned char *data;	/* chunk header, then records */
 };
 
@@ -146,12 +148,16 @@ static int tbuf_flush(struct tbuf *tb)
 }
 
 static void add_thread_name(struct tbuf *tb);
+static void seg_at(struct tbuf *tb, int64_t t);
 
 static void thread_end(void *arg)
 {
 	struct tbuf *tb = arg;
 	int expect = TB_IDLE;
+	int64_t t = now_ns();
 
+	seg_at(tb, t);
+	prof_cpus_thread_done(tb->cs);
 	prof_rec_add(PROF_REC_THREAD_END, 0, 0, 0, NULL, 0);
 	cur = NULL;
 	if (atomic_compare_exchange_strong(&tb->state, &expect, TB_CLAIMED)) {
@@ -179,6 +185,7 @@ static struct tbuf *tbuf_new(void)
 		;
 	cur = tb;
 	pthread_setspecific(thread_key, tb);
+	tb->cs = prof_cpus_thread_own(0);
 	add_thread_name(tb);
 	return tb;
 }
@@ -253,6 +260,25 @@ static inline void add_at(struct tbuf *tb, int64_t t, enum prof_spool_type type,
 	tbuf_commit(tb, size);
 }
 
+/* Close the thread's CPU segment at t (before a boundary record at t). */
+static void seg_at(struct tbuf *tb, int64_t t)
+{
+	struct prof_spool_seg seg;
+	int64_t start;
+
+	if (tb && tb->cs && prof_cpus_segment(tb->cs, t, &seg, &start))
+		add_at(tb, start, PROF_REC_SEG, 0, 0, 0, (const char *)&seg, sizeof(seg));
+}
+
+/* A segment of another thread, written by the calling one. */
+static void emit_seg(int64_t start, const struct prof_spool_seg *seg)
+{
+	struct tbuf *tb = tbuf_get();
+
+	if (tb && seg)
+		add_at(tb, start, PROF_REC_SEG, 0, 0, 0, (const char *)seg, sizeof(*seg));
+}
+
 static inline void add(struct tbuf *tb, enum prof_spool_type type, uint32_t domain,
 		       uint64_t u, uint8_t arg, const char *text, size_t len)
 {
@@ -300,9 +326,13 @@ int prof_rec_push(uint32_t domain, const char *name)
 {
 	struct tbuf *tb = tbuf_get();
 
+	int64_t t;
+
 	if (!tb)
 		return -1;
-	add(tb, PROF_REC_PUSH, domain, 0, 0, name ? name : "", name ? strlen(name) : 0);
+	t = now_ns();
+	seg_at(tb, t);
+	add_at(tb, t, PROF_REC_PUSH, domain, 0, 0, name ? name : "", name ? strlen(name) : 0);
 	return tb->depth++;
 }
 
@@ -310,9 +340,13 @@ int prof_rec_pop(uint32_t domain)
 {
 	struct tbuf *tb = tbuf_get();
 
+	int64_t t;
+
 	if (!tb)
 		return -1;
-	add(tb, PROF_REC_POP, domain, 0, 0, NULL, 0);
+	t = now_ns();
+	seg_at(tb, t);
+	add_at(tb, t, PROF_REC_POP, domain, 0, 0, NULL, 0);
 	return tb->depth > 0 ? --tb->depth : -1;
 }
 
@@ -358,10 +392,15 @@ static void add_thread_name(struct tbuf *tb)
 
 void prof_rec_finish(void)
 {
-	struct tbuf *tb;
+	struct tbuf *tb = cur;
+	int64_t t = now_ns();
 
 	if (!atomic_load(&active))
 		return;
+	/* The open CPU segments of every thread end here. */
+	seg_at(tb, t);
+	if (tb)
+		prof_cpus_drain(t);
 	for (tb = atomic_load(&tbufs); tb; tb = tb->next) {
 		int expect = TB_IDLE;
 
@@ -373,6 +412,8 @@ void prof_rec_finish(void)
 static void on_exit_handler(int status, void *arg)
 {
 	struct tbuf *tb = cur;
+
+	(void)arg;
 
 	write_single(tb ? tb->tid : gettid_(), PROF_REC_EXIT, 0, (uint64_t)status & 0xff, NULL);
 	prof_rec_finish();
@@ -514,10 +555,12 @@ static void atfork_child(void)
 	for (tb = atomic_load(&tbufs); tb; tb = tb->next)
 		if (tb != self)
 			atomic_store(&tb->state, TB_CLAIMED);
+	prof_cpus_after_fork();
 	if (self) {
 		atomic_store(&self->len, 0);
 		self->tid = cur_pid;
 		atomic_store(&self->state, TB_IDLE);
+		self->cs = prof_cpus_thread_own(t);
 	}
 	if (spool_fd < 0) {
 		atomic_store(&active, 0);
@@ -535,6 +578,7 @@ static void init_try(void)
 	const char *dir = getenv(PROF_SPOOL_ENV), *kb = getenv(PROF_REC_BUFFER_ENV);
 	long k = kb ? strtol(kb, NULL, 10) : 0;
 	int64_t start;
+	const char *why = NULL;
 
 	if (!dir || !*dir || !(spool_dir = strdup(dir)))
 		return;
@@ -548,7 +592,10 @@ static void init_try(void)
 	on_exit(on_exit_handler, NULL);
 	install_signals();
 	atomic_store(&active, 1);
+	prof_cpus_start(emit_seg, &why);
 	add_proc(0, start);
+	if (why)
+		prof_rec_add(PROF_REC_WARNING, 0, 0, 0, why, strlen(why));
 }
 
 static void init(void)

@@ -12,7 +12,7 @@
 static const char *const colour[PROF_SLOT_COUNT] = {
 	"#4e79a7", "#59a14f", "#f28e2b", "#e15759", "#76b7b2",
 	"#a0cbe8", "#8cd17d", "#ffbe7d", "#ff9d9a", "#b6e0d9",
-	"#b07aa1", "#bab0ac",
+	"#b07aa1", "#bab0ac", "#9c755f", "#d7b5a6", "#edc948",
 };
 
 #define ROW 24

@@ -45,6 +45,8 @@ struct prof_sampler {
 	pid_t *queue;
 	size_t capqueue;
 	int64_t boot_real;	/* CLOCK_REALTIME at boot, for start times */
+	int (*measured)(void *ctx, int64_t pid);	/* prof_sampler_finish */
+	void *measured_ctx;
 };
 
 int prof_sampler_new(struct prof_sampler **out, pid_t root)
@@ -373,6 +375,13 @@ void prof_sampler_reaped(struct prof_sampler *s, pid_t pid, int status)
 		core_spawn_status_text(status, p->detail, sizeof(p->detail));
 }
 
+void prof_sampler_measured(struct prof_sampler *s, int (*measured)(void *ctx, int64_t pid),
+			   void *ctx)
+{
+	s->measured = measured;
+	s->measured_ctx = ctx;
+}
+
 int prof_sampler_finish(struct prof_sampler *s, struct prof_merge *m,
 			struct prof_trace_writer *w)
 {
@@ -386,6 +395,8 @@ int prof_sampler_finish(struct prof_sampler *s, struct prof_merge *m,
 	for (i = 0; i < s->nwaits; i++) {
 		struct prof_event ev = PROF_EVENT_INIT;
 
+		if (s->measured && s->measured(s->measured_ctx, s->waits[i].pid))
+			continue;
 		ev.kind = PROF_KIND_CPU;
 		ev.has = PROF_EV_PID | PROF_EV_TID | PROF_EV_START | PROF_EV_END;
 		ev.pid = s->waits[i].pid;

@@ -40,6 +40,11 @@ int prof_sampler_poll(struct prof_sampler *s);
  * its exit status is known. */
 void prof_sampler_reaped(struct prof_sampler *s, pid_t pid, int status);
 
+/* Processes whose threads measure their own blocked time (the recorder's
+ * CPU sampler): measured(ctx, pid) != 0 leaves their wait rows out. */
+void prof_sampler_measured(struct prof_sampler *s, int (*measured)(void *ctx, int64_t pid),
+			   void *ctx);
+
 /* Write the wait rows; tell `m` the processes and threads that were seen.
  * Returns 0, -EIO (output) or -ENOMEM. */
 int prof_sampler_finish(struct prof_sampler *s, struct prof_merge *m,

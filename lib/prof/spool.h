@@ -53,7 +53,30 @@ enum prof_spool_type {
 				 * (not exec'd), text=command line */
 	PROF_REC_EXIT,		/* t, arg=0 exit (u=status) | 1 signal (u=signo) */
 	PROF_REC_WARNING,	/* t, text=what happened */
+	PROF_REC_SEG,		/* t=start, text=struct prof_spool_seg (binary) */
 	PROF_REC_TYPE_COUNT
+};
+
+/* Sampled CPU categories, indexes of prof_spool_seg.w. */
+enum prof_seg_cat {
+	PROF_SEG_PYTHON, PROF_SEG_SIMULATOR, PROF_SEG_BACKEND, PROF_SEG_CUDA_API,
+	PROF_SEG_NATIVE, PROF_SEG_SYSTEM, PROF_SEG_NCAT
+};
+
+/*
+ * One segment of a thread (prof/cpusample.h): from the record's t to
+ * `end`, the thread was `cpu` ns on a CPU, `runnable` ns ready but not
+ * running, and blocked for the rest; `w` are the CPU ns of the samples
+ * taken in it, by category (their sum is near `cpu` only over many
+ * segments).  `tid` is the thread's, whoever wrote the record.
+ */
+struct prof_spool_seg {
+	int64_t end;
+	int64_t cpu;
+	int64_t runnable;
+	uint32_t tid;
+	uint32_t samples;
+	int64_t w[PROF_SEG_NCAT];
 };
 
 struct prof_spool_rec {

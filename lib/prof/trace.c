@@ -9,7 +9,7 @@ static const char *const kind_names[PROF_KIND_COUNT] = {
 
 static const char *const category_names[PROF_CAT_COUNT] = {
 	"", "python", "simulator", "backend", "cuda_api", "native", "wait",
-	"gpu", "kernel", "memcpy", "memset",
+	"gpu", "kernel", "memcpy", "memset", "system", "runnable",
 };
 
 const char *prof_kind_name(enum prof_kind k)

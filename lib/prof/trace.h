@@ -26,11 +26,15 @@
  *   mark     an instant: pid, tid, start_ns=end_ns, name, domain
  *   phase    a training phase (C API, Python): pid, tid, start_ns, end_ns, name
  *   cpu      a CPU category interval: pid, tid, start_ns, end_ns,
- *            category=python|simulator|backend|cuda_api|wait
- *            (time of an operation covered by no cpu row is "native");
- *            rows of one thread and category never overlap, but "wait"
- *            rows (from sampling) may overlap rows of other categories:
- *            the thread was blocked, whatever its category
+ *            category=python|simulator|backend|cuda_api|native|system
+ *            (on a CPU), runnable (ready, waiting for a CPU) or wait
+ *            (blocked); recorded rows of one thread never overlap.  Rows
+ *            from the CPU sampler (prof/cpusample.h) are aggregated: one
+ *            row per category and segment of the thread (the time between
+ *            two of its operation boundaries), laid end to end from the
+ *            segment's start, so that their lengths, not their positions,
+ *            are measured.  "wait" rows of processes seen only from outside
+ *            (prof/sample.h) may overlap rows of other categories
  *   gpu      GPU activity: pid, start_ns, end_ns, name (kernel name),
  *            category=kernel|memcpy|memset, device, stream, correlation
  *   counter  pid, tid, start_ns=end_ns, name, value
@@ -73,6 +77,8 @@ enum prof_category {
 	PROF_CAT_KERNEL,	/* gpu rows */
 	PROF_CAT_MEMCPY,
 	PROF_CAT_MEMSET,
+	PROF_CAT_SYSTEM,	/* cpu rows: in the kernel on the thread's behalf */
+	PROF_CAT_RUNNABLE,	/* cpu rows: ready to run, waiting for a CPU */
 	PROF_CAT_COUNT
 };
 

@@ -362,6 +362,8 @@ static int parse_cat(const char *s, size_t len)
 		{ "simulator", 9, PROF_CAT_SIMULATOR }, { "backend", 7, PROF_CAT_BACKEND },
 		{ "cuda_api", 8, PROF_CAT_CUDA_API }, { "wait", 4, PROF_CAT_WAIT },
 		{ "memcpy", 6, PROF_CAT_MEMCPY }, { "memset", 6, PROF_CAT_MEMSET },
+		{ "native", 6, PROF_CAT_NATIVE }, { "system", 6, PROF_CAT_SYSTEM },
+		{ "runnable", 8, PROF_CAT_RUNNABLE },
 	};
 	size_t i;
 
@@ -499,7 +501,8 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 		ev->cat = (uint8_t)parse_cat(F(COL_CATEGORY));
 		if (ev->cat != PROF_CAT_PYTHON && ev->cat != PROF_CAT_SIMULATOR &&
 		    ev->cat != PROF_CAT_BACKEND && ev->cat != PROF_CAT_CUDA_API &&
-		    ev->cat != PROF_CAT_WAIT)
+		    ev->cat != PROF_CAT_WAIT && ev->cat != PROF_CAT_NATIVE &&
+		    ev->cat != PROF_CAT_SYSTEM && ev->cat != PROF_CAT_RUNNABLE)
 			BAD(PROF_PROB_MALFORMED, "bad category '%.*s' for a cpu row",
 			    (int)r->fldlen[COL_CATEGORY], r->fld[COL_CATEGORY]);
 		break;

@@ -17,10 +17,12 @@ rlprof-record names in RLPROF_LIB (the same one that records NVTX, so
 operations of this module, of the nvtx package and of torch.cuda.nvtx nest
 in one stack per thread).
 
-Automatic CPU categories: rlprof-record loads this module at interpreter
-start-up (sitecustomize) and calls start_categories(), which attributes
-each thread's time with a profile hook (sys.setprofile and
-threading.setprofile):
+Automatic CPU categories: by default rlprof-record samples the machine
+code each thread runs (rlprof-record(1)), whatever the call syntax, and
+this module only makes "import rlprof" work.  With rlprof-record
+--cpu-sample 0 it loads this module at interpreter start-up
+(sitecustomize) and start_categories() attributes each thread's time with
+a profile hook (sys.setprofile and threading.setprofile) instead:
 
   simulator  inside env.step()/env.reset() of a gymnasium (or gym) Env, and
              inside native functions of simulator packages (ale_py, rlkit,
@@ -285,6 +287,12 @@ def _name_thread():
     _lib.rlprof_thread_name(_b(threading.current_thread().name))
 
 
+def _new_thread_named(frame, event, arg):
+    """threading.setprofile while sampling: name each new thread, once."""
+    sys.setprofile(None)
+    _name_thread()
+
+
 def _new_thread_c(frame, event, arg):
     """threading.setprofile: put the C hook on each new thread."""
     _name_thread()
@@ -298,10 +306,22 @@ def hook_kind():
     return "c" if _c_hook is not None else "python"
 
 
+def _sampling():
+    try:
+        return int(os.environ.get("RLPROF_CPU_SAMPLE_US", "0")) > 0
+    except ValueError:
+        return False
+
+
 def start_categories():
-    """Attribute CPU time to python, simulator and backend (see above)."""
+    """Attribute CPU time to python, simulator and backend (see above).
+    Does nothing while the recorder samples the code that runs (the
+    default of rlprof-record, see --cpu-sample)."""
     global _running, _c_hook
     if _lib is None or _running:
+        return
+    if _sampling():
+        threading.setprofile(_new_thread_named)
         return
     for name in ("python", "simulator", "backend"):
         _cat[name] = _lib.rlprof_category_id(name.encode())

@@ -36,7 +36,7 @@ COLUMNS = ["kind", "pid", "tid", "start_ns", "end_ns", "name", "category",
 KINDS = {"meta", "process", "thread", "op", "mark", "phase", "cpu", "gpu",
          "counter", "warning"}
 CATEGORIES = {"", "python", "simulator", "backend", "cuda_api", "wait",
-              "kernel", "memcpy", "memset"}
+              "kernel", "memcpy", "memset", "native", "system", "runnable"}
 INTEGERS = ["pid", "tid", "start_ns", "end_ns", "device", "stream", "correlation"]
 
 

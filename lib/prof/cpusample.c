@@ -1,0 +1,724 @@
+#include "prof/cpusample.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "prof/catmap.h"
+
+#define NSLOTS 512			/* threads sampled at once, a power of 2 */
+#define SCAN_NS 50000000		/* helper: list threads */
+#define DRAIN_EVERY 4			/* helper: segments of other threads, in scans */
+#define SCHED_MIN_NS 50000		/* off-CPU time worth reading schedstat */
+#define SHORT_NS 100000			/* shorter segments are assumed on a CPU */
+#define TIMER_MAGIC 0x524c5053
+
+struct range {
+	uintptr_t lo, hi;
+	int cat;			/* PROF_SEG_* or -1: inherit */
+};
+
+struct table {
+	struct table *older;		/* freed two rebuilds later */
+	size_t n;
+	struct range v[];
+};
+
+struct prof_cpus_thread {
+	_Atomic int32_t tid;		/* 0 free, -1 deleted */
+	_Atomic int busy;		/* a segment is being closed */
+	_Atomic int owned;		/* 1: the thread writes its segments; 2: done */
+	int seen;			/* helper: seen in the last scan */
+	int has_timer;
+	timer_t timer;
+	int sched_fd;
+	int64_t t0, cpu0, delay0;
+	int64_t full;			/* end of the last segment that read the clock */
+	int64_t credited;		/* CPU ns given to short segments since */
+	int64_t last_u, last_s;		/* handler: rusage at the last sample */
+	int last_cat;
+	_Atomic int64_t w[PROF_SEG_NCAT];
+	_Atomic uint32_t samples;
+};
+
+static struct prof_cpus_thread slots[NSLOTS];
+static _Atomic(struct table *) table;
+static struct prof_catmap catmap = PROF_CATMAP_INIT;
+static void (*emit_seg)(int64_t start, const struct prof_spool_seg *);
+static long period_us;
+static _Atomic int running;
+static pthread_t helper;
+static _Atomic pid_t helper_tid;
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long dl_count;
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static pid_t gettid_(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/* The CPU clock of thread `tid` of this process (Linux's encoding). */
+static clockid_t thread_clock(pid_t tid)
+{
+	return (clockid_t)(((unsigned)~tid << 3) | 6);
+}
+
+static int64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	if (clock_gettime(c, &ts) != 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int seg_cat(int cat)
+{
+	switch (cat) {
+	case PROF_CAT_PYTHON: return PROF_SEG_PYTHON;
+	case PROF_CAT_SIMULATOR: return PROF_SEG_SIMULATOR;
+	case PROF_CAT_BACKEND: return PROF_SEG_BACKEND;
+	case PROF_CAT_CUDA_API: return PROF_SEG_CUDA_API;
+	case PROF_CATMAP_INHERIT: return -1;
+	default: return PROF_SEG_NATIVE;
+	}
+}
+
+/* --- the table of executable mappings ------------------------------- */
+
+struct build {
+	struct range *v;
+	size_t n, cap;
+	char exe[PATH_MAX];
+};
+
+static int phdr_add(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct build *b = arg;
+	const char *name = info->dlpi_name;
+	int cat = -2, i;
+
+	(void)size;
+	if (!name || !*name)
+		name = b->exe;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (cat == -2)
+			cat = seg_cat(prof_catmap_classify(&catmap, name));
+		if (b->n == b->cap) {
+			size_t cap = b->cap ? 2 * b->cap : 256;
+			struct range *v = realloc(b->v, cap * sizeof(*v));
+
+			if (!v)
+				return 1;
+			b->v = v;
+			b->cap = cap;
+		}
+		b->v[b->n].lo = info->dlpi_addr + ph->p_vaddr;
+		b->v[b->n].hi = b->v[b->n].lo + ph->p_memsz;
+		b->v[b->n++].cat = cat;
+	}
+	return 0;
+}
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int count_objects(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs))
+		*(unsigned long long *)arg = info->dlpi_adds + info->dlpi_subs;
+	return 1;
+}
+
+/* Rebuild the table when the set of loaded objects changed. */
+static void table_update(int force)
+{
+	struct build b;
+	struct table *t, *old;
+	unsigned long long count = 0;
+	ssize_t n;
+
+	dl_iterate_phdr(count_objects, &count);
+	if (!force && count == dl_count)
+		return;
+	dl_count = count;
+	memset(&b, 0, sizeof(b));
+	n = readlink("/proc/self/exe", b.exe, sizeof(b.exe) - 1);
+	b.exe[n > 0 ? n : 0] = 0;
+	dl_iterate_phdr(phdr_add, &b);
+	if (b.n)
+		qsort(b.v, b.n, sizeof(*b.v), by_lo);
+	t = malloc(sizeof(*t) + b.n * sizeof(*b.v));
+	if (t) {
+		t->n = b.n;
+		if (b.n)
+			memcpy(t->v, b.v, b.n * sizeof(*b.v));
+		/* Handlers may still read the previous table; free the one
+		 * before it, two scans (>= 20 ms) old. */
+		old = atomic_load(&table);
+		t->older = old;
+		if (old && old->older) {
+			free(old->older);
+			old->older = NULL;
+		}
+		atomic_store(&table, t);
+	}
+	free(b.v);
+}
+
+#define NO_MAPPING (-3)
+
+/* The category of the code at ip: PROF_SEG_*, -1 inherit, or NO_MAPPING. */
+static int ip_lookup(uintptr_t ip)
+{
+	const struct table *t = atomic_load_explicit(&table, memory_order_acquire);
+	size_t lo = 0, hi;
+
+	if (!t)
+		return NO_MAPPING;
+	hi = t->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->v[mid].lo <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && ip < t->v[lo - 1].hi)
+		return t->v[lo - 1].cat;
+	return NO_MAPPING;
+}
+
+static int ip_cat(uintptr_t ip)
+{
+	int cat = ip_lookup(ip);
+
+	return cat == NO_MAPPING ? PROF_SEG_NATIVE : cat;
+}
+
+#define SCAN_WORDS 64
+
+/*
+ * Code that works for its caller: the caller's category, from the first
+ * word on the stack above sp that points into code of a category (a return
+ * address, most likely), or -1.  The stack is read with process_vm_readv,
+ * which fails instead of faulting at the stack's end.
+ */
+static int caller_cat(uintptr_t sp)
+{
+	uintptr_t words[SCAN_WORDS];
+	struct iovec local = { words, sizeof(words) }, remote = { (void *)sp, sizeof(words) };
+	ssize_t n;
+	size_t i;
+
+	if (!sp)
+		return -1;
+	n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	if (n <= 0) {
+		/* Near the stack's top: try what is left of its page. */
+		remote.iov_len = local.iov_len = 4096 - (sp & 4095);
+		if (remote.iov_len > sizeof(words))
+			remote.iov_len = local.iov_len = sizeof(words);
+		n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+		if (n <= 0)
+			return -1;
+	}
+	for (i = 0; i < (size_t)n / sizeof(*words); i++) {
+		int cat = ip_lookup(words[i]);
+
+		if (cat >= 0)
+			return cat;
+	}
+	return -1;
+}
+
+/* --- slots ----------------------------------------------------------- */
+
+static struct prof_cpus_thread *slot_find(pid_t tid)
+{
+	size_t h = ((size_t)tid * 2654435761u) & (NSLOTS - 1), i;
+
+	for (i = 0; i < NSLOTS; i++, h = (h + 1) & (NSLOTS - 1)) {
+		int32_t t = atomic_load_explicit(&slots[h].tid, memory_order_acquire);
+
+		if (t == tid)
+			return &slots[h];
+		if (t == 0)
+			return NULL;
+	}
+	return NULL;
+}
+
+static int read_delay(struct prof_cpus_thread *s, int64_t *delay)
+{
+	char buf[96];
+	ssize_t n;
+	long long run, d;
+
+	if (s->sched_fd < 0)
+		return -1;
+	n = pread(s->sched_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "%lld %lld", &run, &d) != 2)
+		return -1;
+	*delay = d;
+	return 0;
+}
+
+/* Start time of thread tid (CLOCK_REALTIME ns), from its stat: to a tick. */
+static int64_t thread_start(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ticks;
+	struct timespec boot;
+	int fd, i;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	if (!(p = strrchr(buf, ')')))
+		return 0;
+	for (i = 2; i < 22 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", &ticks) != 1 ||
+	    clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
+		return 0;
+	return now_ns() - ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec) +
+	       (int64_t)(ticks * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
+}
+
+/* A slot for tid with its timer; called with slot_lock held. */
+static struct prof_cpus_thread *slot_add(pid_t tid, int64_t start, int timer)
+{
+	size_t h = ((size_t)tid * 2654435761u) & (NSLOTS - 1), i;
+	struct prof_cpus_thread *s = NULL;
+	struct sigevent sev;
+	struct itimerspec its;
+	char path[64];
+	int64_t now = now_ns(), cpu;
+
+	for (i = 0; i < NSLOTS; i++, h = (h + 1) & (NSLOTS - 1)) {
+		int32_t t = atomic_load(&slots[h].tid);
+
+		if (t == tid)
+			return &slots[h];
+		if (t <= 0 && !s)
+			s = &slots[h];
+		if (t == 0)
+			break;
+	}
+	if (!s)
+		return NULL;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGPROF;
+	sev.sigev_value.sival_int = TIMER_MAGIC;
+	sev._sigev_un._tid = tid;
+	s->has_timer = timer && timer_create(thread_clock(tid), &sev, &s->timer) == 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
+	s->sched_fd = open(path, O_RDONLY | O_CLOEXEC);
+	cpu = clock_ns(thread_clock(tid));
+	if (cpu < 0)
+		cpu = 0;
+	if (!start) {
+		/* The thread began no later than its CPU and wait times ago. */
+		int64_t d = 0;
+
+		start = thread_start(tid);
+		read_delay(s, &d);
+		if (!start || start > now - cpu - d)
+			start = now - cpu - d;
+	}
+	s->t0 = start;
+	s->full = start;
+	s->credited = 0;
+	s->cpu0 = 0;
+	s->delay0 = 0;
+	s->last_u = s->last_s = 0;
+	s->last_cat = PROF_SEG_NATIVE;
+	for (i = 0; i < PROF_SEG_NCAT; i++)
+		atomic_store(&s->w[i], 0);
+	atomic_store(&s->samples, 0);
+	atomic_store(&s->owned, 0);
+	atomic_store(&s->busy, 0);
+	s->seen = 1;
+	atomic_store_explicit(&s->tid, tid, memory_order_release);
+	if (s->has_timer) {
+		its.it_interval.tv_sec = period_us / 1000000;
+		its.it_interval.tv_nsec = (period_us % 1000000) * 1000;
+		its.it_value = its.it_interval;
+		timer_settime(s->timer, 0, &its, NULL);
+	}
+	return s;
+}
+
+static void slot_free(struct prof_cpus_thread *s)
+{
+	if (s->has_timer)
+		timer_delete(s->timer);
+	s->has_timer = 0;
+	if (s->sched_fd >= 0)
+		close(s->sched_fd);
+	s->sched_fd = -1;
+	atomic_store(&s->tid, -1);
+}
+
+/* --- the handler ----------------------------------------------------- */
+
+static void on_sigprof(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	struct prof_cpus_thread *s;
+	struct rusage ru;
+	uintptr_t ip, sp;
+	int64_t u, st;
+	int saved = errno, cat;
+
+	(void)sig;
+	if (si->si_code != SI_TIMER || si->si_value.sival_int != TIMER_MAGIC)
+		goto out;
+	if (!(s = slot_find(gettid_())))
+		goto out;
+#if defined(__x86_64__)
+	ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+	ip = (uintptr_t)uc->uc_mcontext.pc;
+	sp = (uintptr_t)uc->uc_mcontext.sp;
+#else
+	ip = sp = 0;
+	(void)uc;
+#endif
+	cat = ip_cat(ip);
+	if (cat < 0)
+		cat = caller_cat(sp);
+	if (cat < 0)
+		cat = s->last_cat;
+	else
+		s->last_cat = cat;
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		goto out;
+	u = (int64_t)ru.ru_utime.tv_sec * 1000000000 + ru.ru_utime.tv_usec * 1000;
+	st = (int64_t)ru.ru_stime.tv_sec * 1000000000 + ru.ru_stime.tv_usec * 1000;
+	if (u > s->last_u)
+		atomic_fetch_add_explicit(&s->w[cat], u - s->last_u, memory_order_relaxed);
+	if (st > s->last_s)
+		atomic_fetch_add_explicit(&s->w[PROF_SEG_SYSTEM], st - s->last_s,
+					  memory_order_relaxed);
+	if (u > s->last_u)
+		s->last_u = u;
+	if (st > s->last_s)
+		s->last_s = st;
+	atomic_fetch_add_explicit(&s->samples, 1, memory_order_relaxed);
+out:
+	errno = saved;
+}
+
+/* --- segments -------------------------------------------------------- */
+
+/* Close s's segment at now, the thread having used `cpu` ns in all. */
+static int64_t seg_fill(struct prof_cpus_thread *s, int64_t now, int64_t cpu,
+			struct prof_spool_seg *o)
+{
+	int64_t start = s->t0, wall = now - s->t0, dc, off, run = 0, delay;
+	int i;
+
+	if (wall < 0)
+		wall = 0;
+	if (cpu < 0) {
+		/* A short segment: on a CPU all along, as far as we know. */
+		dc = wall;
+		s->credited += wall;
+	} else {
+		/* What the clock says since the last full segment, less what
+		 * short segments were given (a debt when they were given too
+		 * much: it is paid by later segments). */
+		dc = cpu - s->cpu0;
+		if (dc < 0)
+			dc = 0;
+		if (dc > wall)
+			dc = wall;	/* the rest goes to the next segment */
+		s->credited = 0;
+		s->full = now;
+	}
+	off = wall - dc;
+	if (off > SCHED_MIN_NS && read_delay(s, &delay) == 0) {
+		run = delay - s->delay0;
+		if (run < 0)
+			run = 0;
+		if (run > off)
+			run = off;
+		s->delay0 += run;
+	}
+	memset(o, 0, sizeof(*o));
+	o->end = s->t0 + wall;
+	o->cpu = dc;
+	o->runnable = run;
+	o->tid = (uint32_t)atomic_load(&s->tid);
+	o->samples = atomic_exchange_explicit(&s->samples, 0, memory_order_relaxed);
+	for (i = 0; i < PROF_SEG_NCAT; i++)
+		o->w[i] = atomic_exchange_explicit(&s->w[i], 0, memory_order_relaxed);
+	s->t0 += wall;
+	s->cpu0 += dc;
+	return start;
+}
+
+int prof_cpus_segment(struct prof_cpus_thread *t, int64_t now, struct prof_spool_seg *seg,
+		      int64_t *start)
+{
+	int expect = 0;
+
+	if (!t || atomic_load(&t->owned) != 1 ||
+	    !atomic_compare_exchange_strong(&t->busy, &expect, 1))
+		return 0;
+	/* Reading the thread's CPU clock is a system call: not for short
+	 * segments (since the last one that read it). */
+	*start = seg_fill(t, now, now - t->full < SHORT_NS ? -1 :
+			  clock_ns(CLOCK_THREAD_CPUTIME_ID), seg);
+	atomic_store(&t->busy, 0);
+	return 1;
+}
+
+struct prof_cpus_thread *prof_cpus_thread_own(int64_t start)
+{
+	struct prof_cpus_thread *s;
+	pid_t tid = gettid_();
+
+	if (!atomic_load(&running) || tid == atomic_load(&helper_tid))
+		return NULL;
+	pthread_mutex_lock(&slot_lock);
+	s = slot_add(tid, start, 1);
+	if (s)
+		atomic_store(&s->owned, 1);
+	pthread_mutex_unlock(&slot_lock);
+	return s;
+}
+
+void prof_cpus_thread_done(struct prof_cpus_thread *t)
+{
+	if (t)
+		atomic_store(&t->owned, 2);
+}
+
+/* Segments of threads that do not write their own; `all`: every slot. */
+static void drain(int64_t now, int all, int gone_only)
+{
+	size_t i;
+
+	for (i = 0; i < NSLOTS; i++) {
+		struct prof_cpus_thread *s = &slots[i];
+		struct prof_spool_seg seg;
+		int32_t tid = atomic_load(&s->tid);
+		int expect = 0, owned = atomic_load(&s->owned);
+		int64_t cpu;
+
+		if (tid <= 0 || owned == 2 || (owned == 1 && !all) || now <= s->t0)
+			continue;
+		if (gone_only && s->seen)
+			continue;
+		if (!atomic_compare_exchange_strong(&s->busy, &expect, 1))
+			continue;
+		cpu = clock_ns(thread_clock(tid));
+		if (cpu < 0) {
+			/* Gone: its samples tell what it used. */
+			int k;
+
+			cpu = s->cpu0;
+			for (k = 0; k < PROF_SEG_NCAT; k++)
+				cpu += atomic_load(&s->w[k]);
+		}
+		if (cpu > s->cpu0 || all || gone_only) {
+			int64_t start = seg_fill(s, now, cpu, &seg);
+
+			seg.tid = (uint32_t)tid;
+			emit_seg(start, &seg);
+		}
+		atomic_store(&s->busy, 0);
+	}
+}
+
+void prof_cpus_drain(int64_t now)
+{
+	if (!atomic_load(&running) || pthread_mutex_trylock(&slot_lock) != 0)
+		return;
+	drain(now, 1, 0);
+	pthread_mutex_unlock(&slot_lock);
+}
+
+/* --- the helper thread ----------------------------------------------- */
+
+static void scan(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < NSLOTS; i++)
+		slots[i].seen = 0;
+	while ((e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		struct prof_cpus_thread *s;
+
+		if (tid <= 0)
+			continue;
+		if ((s = slot_find(tid)))
+			s->seen = 1;
+		else
+			slot_add(tid, 0, 1);
+	}
+	closedir(d);
+}
+
+static void *helper_main(void *arg)
+{
+	struct timespec ts = { 0, SCAN_NS };
+	unsigned long n = 0;
+	sigset_t set;
+
+	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, SIGPROF);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	pthread_setname_np(pthread_self(), "rlprof-sampler");
+	atomic_store(&helper_tid, gettid_());
+	emit_seg(0, NULL);	/* its name goes in the trace */
+	/* Its own CPU time is in the trace too (as native, unsampled). */
+	pthread_mutex_lock(&slot_lock);
+	slot_add(gettid_(), now_ns(), 0);
+	pthread_mutex_unlock(&slot_lock);
+	while (atomic_load(&running)) {
+		size_t i;
+
+		nanosleep(&ts, NULL);
+		table_update(0);
+		pthread_mutex_lock(&slot_lock);
+		scan();
+		/* Threads gone since the last scan: their last segment. */
+		drain(now_ns(), 0, 1);
+		for (i = 0; i < NSLOTS; i++)
+			if (atomic_load(&slots[i].tid) > 0 && !slots[i].seen)
+				slot_free(&slots[i]);
+		if (++n % DRAIN_EVERY == 0)
+			drain(now_ns(), 0, 0);
+		pthread_mutex_unlock(&slot_lock);
+	}
+	return NULL;
+}
+
+static int helper_start(void)
+{
+	pthread_attr_t a;
+	sigset_t all, old;
+	int ret;
+
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 256 * 1024);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&helper, &a, helper_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&a);
+	return ret;
+}
+
+int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *), const char **why)
+{
+	const char *us = getenv(PROF_CPU_SAMPLE_ENV), *map = getenv(PROF_CATEGORIES_ENV);
+	struct sigaction sa, old;
+	long p = us ? strtol(us, NULL, 10) : 0;
+	int line = 0;
+	size_t i;
+
+	*why = NULL;
+	if (p <= 0)
+		return 0;
+	period_us = p < 50 ? 50 : p > 1000000 ? 1000000 : p;
+	if (map && *map && prof_catmap_load(&catmap, map, &line) < 0) {
+		*why = "cannot read the category map; CPU sampling is off";
+		prof_catmap_release(&catmap);
+		return -1;
+	}
+	if (sigaction(SIGPROF, NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
+	    (old.sa_flags & SA_SIGINFO)) {
+		*why = "SIGPROF is in use; CPU sampling is off";
+		return -1;
+	}
+	for (i = 0; i < NSLOTS; i++)
+		slots[i].sched_fd = -1;
+	emit_seg = emit;
+	table_update(1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigprof;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPROF, &sa, NULL);
+	atomic_store(&running, 1);
+	if (helper_start() != 0) {
+		*why = "cannot start the sampler's thread; threads that do not record are not sampled";
+		return 1;
+	}
+	return 1;
+}
+
+void prof_cpus_after_fork(void)
+{
+	size_t i;
+
+	if (!atomic_load(&running))
+		return;
+	/* Timers are not inherited; the slots of the parent's threads are
+	 * stale (their fds we close). */
+	for (i = 0; i < NSLOTS; i++) {
+		if (slots[i].sched_fd >= 0)
+			close(slots[i].sched_fd);
+		slots[i].sched_fd = -1;
+		slots[i].has_timer = 0;
+		atomic_store(&slots[i].tid, 0);
+		atomic_store(&slots[i].busy, 0);
+	}
+	pthread_mutex_init(&slot_lock, NULL);
+	atomic_store(&helper_tid, 0);
+	helper_start();
+}

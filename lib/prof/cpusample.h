@@ -1,0 +1,79 @@
+/*
+ * The CPU sampler of the recorder: which code each thread runs, and how
+ * its wall time splits into on a CPU, runnable and blocked.
+ *
+ * Sampling: every thread of the process gets a POSIX timer on its own CPU
+ * clock (timer_create with SIGEV_THREAD_ID), firing SIGPROF every period
+ * of CPU time it uses (PROF_CPU_SAMPLE_ENV microseconds, default 1000).
+ * The handler reads the interrupted instruction pointer, finds the
+ * executable mapping that holds it (a sorted table built with
+ * dl_iterate_phdr, rebuilt when a library is loaded or unloaded) and its
+ * category (prof/catmap.h).  Code of an "inherit" file (the C library,
+ * OpenMP) takes its caller's category: that of the first word on the stack
+ * (64 words from the stack pointer) that points into code of a category,
+ * else the thread's last category.  The handler then adds the user CPU time the thread used since its last
+ * sample to that category and the system time to "system" (getrusage
+ * RUSAGE_THREAD: exact in sum, split between user and system by the
+ * kernel's tick sampling).
+ *
+ * Segments: a thread's time is cut into segments at its operation
+ * boundaries (push, pop, its end, the process's exit).  A segment gets
+ * the thread's CPU time from its CPU clock (exact), its time runnable from
+ * /proc/self/task/TID/schedstat (read only when the segment was off a CPU
+ * for more than 50 us; what is not read then goes to a later segment), and
+ * the sample weights that arrived in it.  Both are system calls: a
+ * boundary less than 100 us after the last one that read the clock reads
+ * nothing and counts its segment as on a CPU; the next full segment gets
+ * the clock's time less what those were given (so sums stay exact, and a
+ * block inside a short segment moves to the next full one).  Threads
+ * that never record (a library's worker threads) are found by a helper
+ * thread that lists /proc/self/task every 50 ms; it writes their segments
+ * every 200 ms when they used CPU.  The helper thread ("rlprof-sampler")
+ * is not sampled; its own CPU time is written as native, so that a
+ * process's CPU time in the trace is all the kernel counts.
+ *
+ *	prof_cpus_start(emit)          once, in the recorder's init
+ *	t = prof_cpus_thread_own()     a recording thread; NULL when off
+ *	prof_cpus_segment(t, now, &seg, &start)   at each boundary; 1: emit
+ *	prof_cpus_drain(now)           at exit, from the exiting thread
+ *	prof_cpus_after_fork()         in a fork()ed child
+ */
+#ifndef PROF_CPUSAMPLE_H
+#define PROF_CPUSAMPLE_H
+
+#include <stdint.h>
+
+#include "prof/spool.h"
+
+#define PROF_CPU_SAMPLE_ENV "RLPROF_CPU_SAMPLE_US"
+#define PROF_CATEGORIES_ENV "RLPROF_CATEGORIES"
+
+struct prof_cpus_thread;
+
+/* Start sampling, when PROF_CPU_SAMPLE_ENV is above 0 and SIGPROF is
+ * free; `emit` writes a segment record from the calling thread (the
+ * helper's or the exiting one's); emit(0, NULL) just makes the calling
+ * thread known to the recorder.  Returns 1 when sampling, 0 when off,
+ * -1 when it could not start (`why` says: the category map, SIGPROF). */
+int prof_cpus_start(void (*emit)(int64_t start, const struct prof_spool_seg *seg),
+		    const char **why);
+
+/* The calling thread's slot, making one (and its timer) if needed; the
+ * thread then writes its own segments.  `start`: when its first segment
+ * starts (0: now). */
+struct prof_cpus_thread *prof_cpus_thread_own(int64_t start);
+
+/* Close the thread's segment at `now` into *seg, its start in *start: 1
+ * when there is one. */
+int prof_cpus_segment(struct prof_cpus_thread *t, int64_t now, struct prof_spool_seg *seg,
+		      int64_t *start);
+
+/* The calling thread ends: no more segments of its slot. */
+void prof_cpus_thread_done(struct prof_cpus_thread *t);
+
+/* Write the open segment of every other thread (the process exits). */
+void prof_cpus_drain(int64_t now);
+
+void prof_cpus_after_fork(void);
+
+#endif

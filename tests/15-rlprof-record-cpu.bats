@@ -1,0 +1,129 @@
+#!/usr/bin/env bats
+# rlprof-record: CPU categories from the code that runs (sampled
+# instruction pointers and the category map), and each thread's time split
+# into on a CPU, runnable and blocked.  Workloads whose truth is known:
+# tests/workloads/phases.py (Python) and rlprof-workload (C).
+
+load helpers
+
+cpu_check() { python3 "$TOP/tests/workloads/cpu-check.py" "$@"; }
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	[ -e "$RLKIT_BUILD/lib/rlkit/librlprof-inject.so" ] ||
+		fail "the injection library was not built"
+	W=$RLKIT_BUILD/workloads/rlprof-workload
+}
+
+# busy N: start N processes that spin on CPU 0; their pids in BUSY.
+busy() {
+	local i
+	BUSY=
+	for i in $(seq "$1"); do
+		taskset -c 0 sh -c 'while :; do :; done' &
+		BUSY="$BUSY $!"
+	done
+}
+
+teardown() {
+	local p
+	for p in ${BUSY:-}; do
+		kill "$p" 2>/dev/null
+	done
+	[ -z "${BUSY:-}" ] || wait_gone $BUSY
+}
+
+# The pid of the traced Python workload (the process that ran phases.py).
+workload_pid() {
+	awk -F, '$1 == "process" && $6 ~ /phases\.py/ && $13 == "exit 0" { print $2 }' "$1"
+}
+
+@test "--cpu-sample: numpy, pure Python, ALE, sleep and pipe phases are each >= 90% in their category" {
+	skip_unless_python numpy ale_py
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 run rlprof-record -o t.csv -- \
+		python3 "$TOP/tests/workloads/phases.py" ru.txt numpy pyloop ale sleep pipe
+	assert_success
+	cpu_check t.csv shares
+	cpu_check t.csv expect numpy backend 0.9
+	cpu_check t.csv expect pyloop python 0.9
+	cpu_check t.csv expect ale simulator 0.9
+	cpu_check t.csv expect sleep wait 0.9
+	cpu_check t.csv expect pipe wait 0.9
+}
+
+@test "--cpu-sample: torch operators written as x @ w + b are >= 90% backend" {
+	skip_unless_python torch
+	run rlprof-record -o t.csv -- python3 "$TOP/tests/workloads/phases.py" ru.txt torch
+	assert_success
+	cpu_check t.csv expect torch backend 0.9
+}
+
+@test "--cpu-sample: beside busy processes, runnable time appears and CPU time is the kernel's user+sys within 2%" {
+	skip_unless_python numpy
+	busy 2
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 run taskset -c 0 rlprof-record -o t.csv -- \
+		python3 "$TOP/tests/workloads/phases.py" ru.txt numpy pyloop sleep
+	assert_success
+	pid=$(workload_pid t.csv)
+	[ -n "$pid" ] || fail "no process row of the workload"
+	cpu=$(cpu_check t.csv cpu "$pid")
+	kernel=$(cat ru.txt)
+	awk -v a="$cpu" -v b="$kernel" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02 * b) }' ||
+		fail "trace: $cpu ns of CPU, kernel: $kernel ns"
+	cpu_check t.csv expect pyloop runnable 0.2
+	# Preempted often, a thread gets more of the kernel's tick-based
+	# system time: the code's category plus system is what is asserted.
+	cpu_check t.csv expect numpy backend+system 0.9
+	cpu_check t.csv expect pyloop python+system 0.9
+	cpu_check t.csv expect sleep wait 0.9
+}
+
+@test "--cpu-sample: a C program's own code is native, its sleeps blocked, per thread" {
+	[ -x "$W" ] || skip "the workload needs the NVTX headers"
+	run rlprof-record -o t.csv -- "$W" busy-sleep 60 40 3
+	assert_success
+	# The kernel splits CPU time into user and system by its clock ticks:
+	# some of a busy loop's time may be system on a busy machine.
+	cpu_check t.csv expect busy native+system 0.9
+	# Woken up, a thread may wait for a CPU on a loaded machine.
+	cpu_check t.csv expect sleep wait+runnable 0.9
+	run rlprof-record -o th.csv -- "$W" threads 3 60
+	assert_success
+	cpu_check th.csv expect work native+system 0.9
+	[ "$(awk -F, '$1 == "cpu" && $7 == "native" { print $3 }' th.csv | sort -u | wc -l)" -ge 4 ] ||
+		fail "want native time on the main thread and each of 3 workers"
+}
+
+@test "--categories: the map decides, as data" {
+	[ -x "$W" ] || skip "the workload needs the NVTX headers"
+	# A rule of one's own first, then the installed map (its clock reads
+	# run in the vDSO and the C library, which inherit).
+	{ echo '*/rlprof-workload simulator'; cat "$RLKIT_BUILD/share/rlkit/rlprof-categories"; } > map
+	run rlprof-record --categories map -o t.csv -- "$W" busy-sleep 60 20 2
+	assert_success
+	cpu_check t.csv expect busy simulator+system 0.9
+}
+
+@test "--categories: a malformed or missing map is an error before the command runs" {
+	printf '*/x.so backend\n*/y.so fast\n' > bad
+	run rlprof-record --categories bad -o t.csv -- touch ran
+	assert_failure 1
+	assert_output "rlprof-record: error: 'bad' line 2: not a rule (PATTERN CATEGORY)"
+	[ ! -e ran ] && [ ! -e t.csv ]
+	run rlprof-record --categories nosuch -o t.csv -- touch ran
+	assert_failure 1
+	assert_output "rlprof-record: error: cannot read 'nosuch': No such file or directory"
+	[ ! -e ran ]
+}
+
+@test "--cpu-sample: bad values are usage errors; 0 turns sampling off" {
+	run rlprof-record --cpu-sample 10 -o t.csv -- true
+	assert_failure 2
+	run rlprof-record --cpu-sample x -o t.csv -- true
+	assert_failure 2
+	[ -x "$W" ] || skip "the workload needs the NVTX headers"
+	run rlprof-record --cpu-sample 0 -o t.csv -- "$W" busy-sleep 5 5 1
+	assert_success
+	[ "$(awk -F, '$1 == "cpu" && ($7 == "native" || $7 == "runnable")' t.csv | wc -l)" -eq 0 ] ||
+		fail "cpu rows of the sampler with --cpu-sample 0"
+}

@@ -1,0 +1,75 @@
+"""Check a trace of tests/workloads/phases.py (or any trace): per operation,
+the share of its time in each cpu category.
+
+    python3 cpu-check.py TRACE shares            # op,category,ms,share_of_cpu,share_of_wall
+    python3 cpu-check.py TRACE expect OP CAT MIN  # exit 1 unless OP's share in CAT >= MIN
+                                                  # (CAT: one, or several joined by '+')
+    python3 cpu-check.py TRACE cpu PID_OF_COMMAND # the CPU ns of the traced process
+
+Shares of CPU categories (python, simulator, backend, cuda_api, native,
+system) are of the operation's CPU time; those of runnable and wait of its
+wall time.
+"""
+import collections
+import csv
+import sys
+
+CPU = ("python", "simulator", "backend", "cuda_api", "native", "system")
+
+
+def load(path):
+    ops, cpus = [], collections.defaultdict(list)
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["kind"] == "op":
+                ops.append((row["name"], int(row["pid"]), int(row["tid"]),
+                            int(row["start_ns"]), int(row["end_ns"])))
+            elif row["kind"] == "cpu":
+                cpus[(int(row["pid"]), int(row["tid"]))].append(
+                    (int(row["start_ns"]), int(row["end_ns"]), row["category"]))
+    return ops, cpus
+
+
+def per_op(ops, cpus):
+    out = collections.defaultdict(lambda: collections.defaultdict(int))
+    wall = collections.defaultdict(int)
+    for name, pid, tid, a, b in ops:
+        wall[name] += b - a
+        for s, e, cat in cpus[(pid, tid)]:
+            lo, hi = max(a, s), min(b, e)
+            if hi > lo:
+                out[name][cat] += hi - lo
+    return out, wall
+
+
+def main():
+    path, what = sys.argv[1], sys.argv[2]
+    ops, cpus = load(path)
+    if what == "cpu":
+        pid = int(sys.argv[3])
+        print(sum(e - s for (p, _), rows in cpus.items() if p == pid
+                  for s, e, c in rows if c in CPU))
+        return 0
+    out, wall = per_op(ops, cpus)
+    if what == "shares":
+        print("op,category,ms,share")
+        for name in sorted(out):
+            cpu = sum(v for c, v in out[name].items() if c in CPU) or 1
+            for cat, v in sorted(out[name].items()):
+                base = cpu if cat in CPU else wall[name]
+                print("%s,%s,%.1f,%.3f" % (name, cat, v / 1e6, v / base))
+        return 0
+    op, cat, want = sys.argv[3], sys.argv[4], float(sys.argv[5])
+    cats = cat.split("+")
+    cpu = sum(v for c, v in out[op].items() if c in CPU)
+    base = cpu if cats[0] in CPU else wall[op]
+    got = sum(out[op][c] for c in cats) / base if base else 0.0
+    if got < want:
+        print("%s: %s is %.3f of its %s time, want >= %.2f (%s)" % (
+            op, cat, got, "CPU" if cat in CPU else "wall", want,
+            dict(out[op])), file=sys.stderr)
+        return 1
+    return 0
+
+
+sys.exit(main())
