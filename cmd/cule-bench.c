@@ -33,6 +33,8 @@ enum {
 	OPT_RESIZE,
 	OPT_DIFFICULTY,
 	OPT_STEPS,
+	OPT_RESET,
+	OPT_MODE,
 };
 
 static const struct core_opt opts[] = {
@@ -45,6 +47,7 @@ static const struct core_opt opts[] = {
 	{ "threads", 't', "N", "CPU threads (default: one per available CPU)", NULL },
 	{ "steps", OPT_STEPS, "N", "steps per environment (default 1000)", NULL },
 	{ "frames", 'n', "N", "trace: steps to trace, with random actions", NULL },
+	{ "reset", OPT_RESET, NULL, "trace: reset after loading, as Gymnasium does", NULL },
 	{ "actions", 'a', "FILE", "trace: actions to trace, one per line", NULL },
 	{ "seed", 's', "S", "seed of random actions, sticky actions, noop starts (default 0)", NULL },
 	{ "frameskip", OPT_FRAMESKIP, "N", "frames per step (default 4; trace: 1)", NULL },
@@ -77,7 +80,7 @@ static const struct core_cmd cmds[] = {
 	{ "run", cmd_run, "measure throughput: frames per second over many environments (default)",
 	  ENV_OPTS " envs backend threads steps format" },
 	{ "trace", cmd_trace, "print RAM, reward and screen MD5 after every frame, as ale-trace.py does",
-	  ENV_OPTS " frames actions" },
+	  ENV_OPTS " frames actions reset" },
 	{ "games", cmd_games, "list the supported games, their MD5s and cartridge types",
 	  "format output force" },
 	{ "info", cmd_info, "describe a ROM: size, MD5, cartridge type, game",
@@ -103,7 +106,7 @@ struct args {
 	const char *rom, *game, *actions, *output;
 	int cart, envs, threads, cuda, force, obs_set;
 	long steps, frames;
-	int have_frameskip, have_sticky;
+	int have_frameskip, have_sticky, reset;
 	int format;
 	struct atari_env_config cfg;
 };
@@ -140,6 +143,7 @@ static int handle(int key, const char *arg, void *ctx)
 	case OPT_STEPS: a->steps = parse_num(arg, 1, 1L << 40, "number of steps"); break;
 	case 'n': a->frames = parse_num(arg, 1, 1L << 32, "number of frames"); break;
 	case 'a': a->actions = arg; break;
+	case OPT_RESET: a->reset = 1; break;
 	case 's': a->cfg.seed = (uint64_t)parse_num(arg, 0, INT64_MAX, "seed"); break;
 	case OPT_FRAMESKIP:
 		a->cfg.frameskip = (int)parse_num(arg, 1, 1000, "frame skip");
@@ -372,7 +376,7 @@ static int cmd_trace(int argc, char **argv, void *ctx)
 			core_msg_die(CORE_EXIT_FAIL, "out of memory");
 		atari_trace_random_actions(g, a->cfg.seed, actions, n);
 	}
-	ret = atari_trace_write(out.fp, &rom, g, &a->cfg, actions, n, &err);
+	ret = atari_trace_write(out.fp, &rom, g, &a->cfg, a->reset, actions, n, &err);
 	free(actions);
 	atari_rom_release(&rom);
 	if (ret < 0)

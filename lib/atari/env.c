@@ -1,7 +1,6 @@
 #include <string.h>
 
 #include "atari/env.h"
-#include "core/splitmix.h"
 
 #define PADDLE_MIDDLE ((ATARI_PADDLE_MIN + ATARI_PADDLE_MAX) / 2)
 #define SCREEN_PIXELS (ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT)
@@ -71,8 +70,8 @@ static HOSTDEV void env_inputs(struct atari_env *e, const struct atari_game *g,
 	}
 	m->riot.swcha = swcha;
 	m->riot.swchb = (uint8_t)(0x34 | 0x08 | (reset ? 0 : 0x01) | (select ? 0 : 0x02) |
-				  ((cfg->difficulty & 1) ? 0x40 : 0) |
-				  ((cfg->difficulty & 2) ? 0x80 : 0));
+				  ((e->difficulty & 1) ? 0x40 : 0) |
+				  ((e->difficulty & 2) ? 0x80 : 0));
 }
 
 static HOSTDEV void env_frame(struct atari_env *e, const struct atari_rom *rom, uint8_t *fb)
@@ -178,12 +177,12 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 		env_emulate(e, rom, g, cfg, g->start_action, 0, 1, fb);
 }
 
-HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
+HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
 			    const struct atari_game *g, const struct atari_env_config *cfg,
 			    uint32_t index, uint8_t *fb)
 {
 	memset(e, 0, sizeof(*e));
-	e->rng = cfg->seed * 0x9e3779b97f4a7c15ull + index;
+	atari_mt_seed(&e->rng, (uint32_t)(cfg->seed + index));
 	e->frame_complete = 1;
 	atari_machine_power_on(&e->m, rom);
 	atari_machine_configure(&e->m, g->ystart, g->height, !g->no_hmove_blanks);
@@ -195,6 +194,15 @@ HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
 			env_frame(e, rom, fb);
 		env_machine_reset(e, rom, fb);
 	}
+	e->difficulty = 0;
+	env_ale_reset(e, rom, g, cfg, fb);
+}
+
+HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
+			    const struct atari_game *g, const struct atari_env_config *cfg,
+			    uint32_t index, uint8_t *fb)
+{
+	atari_env_load(e, rom, g, cfg, index, fb);
 	atari_env_reset(e, rom, g, cfg, fb);
 }
 
@@ -207,9 +215,10 @@ HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
 		atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
 		return;
 	}
+	e->difficulty = (uint8_t)cfg->difficulty;
 	env_ale_reset(e, rom, g, cfg, fb);
 	if (cfg->noop_max > 0) {
-		int n = 1 + (int)(core_splitmix64(&e->rng) % (uint64_t)cfg->noop_max);
+		int n = 1 + (int)(atari_mt_next(&e->rng) % (uint32_t)cfg->noop_max);
 
 		for (int i = 0; i < n; i++) {
 			atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
@@ -243,9 +252,10 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
 		action = ATARI_NOOP;
 	for (int i = 0; i < cfg->frameskip; i++) {
-		if (core_splitmix64_unit(&e->rng) >= cfg->repeat_action_probability)
+		/* ALE draws for player A, then for player B. */
+		if (atari_mt_unit(&e->rng) >= (double)cfg->repeat_action_probability)
 			e->action[0] = (uint8_t)action;
-		(void)core_splitmix64_unit(&e->rng);
+		(void)atari_mt_unit(&e->rng);
 		if (e->gs.terminal || e->truncated)
 			continue;
 		env_emulate(e, rom, g, cfg, e->action[0], 0, 1, fb);

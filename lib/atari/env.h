@@ -22,7 +22,7 @@
  *    `episodic_life` a lost life (the game then continues at the next
  *    reset instead of restarting, as DQN's wrapper does).
  *  - Noop starts: after a reset, a random number of NOOP steps, 1 to
- *    `noop_max` (0: none).
+ *    `noop_max` (0: none), drawn from the environment's stream.
  *  - Observations: the 210x160 screen (ALE's getScreen rows) as palette
  *    indices, grayscale (ALE's luminance) or RGB, optionally the pixel-wise
  *    maximum of the last two frames (`maxpool`), optionally resized to
@@ -31,11 +31,13 @@
  *    frame between 27,450 and 790,196 ohms (from the middle at reset);
  *    FIRE presses its button.
  *
- * Random numbers for sticky actions and noop starts come from a per-
- * environment generator seeded from `seed` and the environment's index:
- * statistically as in ALE, not the same stream.  With
- * repeat_action_probability 0 and no noop starts, trajectories are
- * identical to ALE's frame by frame (the parity test checks it).
+ * Random numbers for sticky actions and noop starts come from ALE's own
+ * generator (std::mt19937 seeded with ALE's random_seed; here cfg->seed
+ * plus the environment's index): every emulated step draws two numbers,
+ * player A's and player B's sticky decisions, as ALE's act() does, so
+ * that with the same seed and actions sticky runs equal ale-py's frame by
+ * frame.  Noop starts (not part of ALE) draw their count from the same
+ * stream: 1 + next() % noop_max.
  *
  * An environment is a plain struct (clone by copy); frame buffers are the
  * caller's: two of ATARI_FB_SIZE bytes per environment, which the console
@@ -49,6 +51,7 @@
 #include "atari/game.h"
 #include "core/hostdev.h"
 #include "atari/machine.h"
+#include "atari/mt.h"
 
 #define ATARI_FB_SIZE (ATARI_SCREEN_WIDTH * ATARI_FB_LINES)
 #define ATARI_PADDLE_MIN 27450
@@ -80,7 +83,7 @@ struct atari_env_config {
 struct atari_env {
 	struct atari_machine m;
 	struct atari_game_state gs;
-	uint64_t rng;			/* sticky actions and noop starts */
+	struct atari_mt rng;		/* ALE's environment random numbers */
 	int32_t paddle[2];		/* paddle positions in ohms */
 	uint32_t episode_frame;		/* frames emulated in this episode */
 	uint32_t frame;			/* frames emulated since loading */
@@ -89,16 +92,29 @@ struct atari_env {
 	uint8_t frame_complete;		/* the last frame completed */
 	uint8_t truncated;		/* the frame cap ended the episode */
 	uint8_t life_lost;		/* episodic life ended the episode */
-	uint8_t pad_[2];
+	uint8_t difficulty;		/* the difficulty switches set now */
+	uint8_t pad_;
 };
 
 /* Observation size in bytes for a configuration (0 for ATARI_OBS_NONE). */
 HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg);
 
 /*
- * Load: power on and reset as ALE's loadROM does.  `fb` is two frame
- * buffers (2 * ATARI_FB_SIZE bytes), or NULL to draw nothing.  `index`
- * seeds the environment's generator together with cfg->seed.
+ * Load: power on and reset as ALE's loadROM does, in the game's default
+ * mode with both difficulty switches at B (0), whatever `cfg` asks for.
+ * `fb` is two frame buffers (2 * ATARI_FB_SIZE bytes), or NULL to draw
+ * nothing.  The environment's random numbers (ALE's std::mt19937) are
+ * seeded with cfg->seed + index (mod 2^32): environment 0 draws what ALE
+ * draws with random_seed = cfg->seed.
+ */
+HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
+			    const struct atari_game *g, const struct atari_env_config *cfg,
+			    uint32_t index, uint8_t *fb);
+
+/*
+ * Load and reset, as Gymnasium makes an environment and resets it (ALE's
+ * loadROM, setMode, setDifficulty, reset_game): the first episode is in
+ * the configured mode and difficulty.
  */
 HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
 			    const struct atari_game *g, const struct atari_env_config *cfg,
