@@ -59,7 +59,8 @@ static const struct core_opt opts[] = {
 	{ "obs", OPT_OBS, "TYPE", "observation computed each step (default none)",
 	  "none|index|gray|rgb" },
 	{ "resize", OPT_RESIZE, NULL, "resize observations to 84x84 (area averaging)", NULL },
-	{ "difficulty", OPT_DIFFICULTY, "N", "difficulty switches: 0-3, bit 0 left A, bit 1 right A", NULL },
+	{ "mode", OPT_MODE, "N", "game mode, one of the game's modes (default: the game's default)", NULL },
+	{ "difficulty", OPT_DIFFICULTY, "N", "difficulty, one of the game's (bit 0 left A, bit 1 right A; default 0)", NULL },
 	{ "format", 'f', "FORMAT", "output format (default: table on a terminal, else csv)",
 	  "table|csv|json|jsonl" },
 	{ "output", 'o', "FILE", "write to FILE (atomically) instead of standard output", NULL },
@@ -74,7 +75,7 @@ static int cmd_info(int argc, char **argv, void *ctx);
 
 /* The options of the environments, taken by run and trace. */
 #define ENV_OPTS "rom game cart seed frameskip sticky max-frames noop-max episodic-life " \
-	"maxpool obs resize difficulty output force"
+	"maxpool obs resize mode difficulty output force"
 
 static const struct core_cmd cmds[] = {
 	{ "run", cmd_run, "measure throughput: frames per second over many environments (default)",
@@ -169,6 +170,7 @@ static int handle(int key, const char *arg, void *ctx)
 		break;
 	case OPT_RESIZE: a->cfg.resize = 1; break;
 	case OPT_DIFFICULTY: a->cfg.difficulty = (int)parse_num(arg, 0, 3, "difficulty"); break;
+	case OPT_MODE: a->cfg.mode = (int)parse_num(arg, 0, 255, "mode"); break;
 	case 'f':
 		if ((a->format = core_format_parse(arg, CORE_FORMATS_ALL)) < 0)
 			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json or jsonl)", arg);
@@ -185,6 +187,37 @@ static int handle(int key, const char *arg, void *ctx)
 static const char *controller_name(const struct atari_game *g)
 {
 	return g->controller == ATARI_JOYSTICK ? "joystick" : "paddles";
+}
+
+/* "0, 1 or 2": a list of values for a message. */
+static void list_values(char *buf, size_t size, const int *v, int n)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d",
+					i == 0 ? "" : i == n - 1 ? " or " : ", ", v[i]);
+}
+
+/* The mode and difficulty must be the game's (as ALE lists them). */
+static void check_settings(const struct atari_game *g, const struct atari_env_config *cfg)
+{
+	int v[256], n;
+	char buf[1024];
+
+	if (!atari_game_mode_valid(g, cfg->mode)) {
+		n = atari_game_modes(g, v, 256);
+		list_values(buf, sizeof(buf), v, n);
+		core_cli_usage_error(&cli, "game '%s' has no mode %d (valid: %s)", g->name,
+				     cfg->mode, buf);
+	}
+	if (!atari_game_difficulty_valid(g, cfg->difficulty)) {
+		n = atari_game_difficulties(g, v, 256);
+		list_values(buf, sizeof(buf), v, n);
+		core_cli_usage_error(&cli, "game '%s' has no difficulty %d (valid: %s)", g->name,
+				     cfg->difficulty, buf);
+	}
 }
 
 /* Load the ROM and find its game; exits with a message on failure. */
@@ -207,7 +240,9 @@ static const struct atari_game *load_rom(struct atari_rom *rom, const struct arg
 				     "'%s' is not the ROM of game '%s' (MD5 %s, expected %s)",
 				     a->rom, a->game, rom->md5, want->md5);
 	}
-	return g ? g : &atari_games[0];
+	g = g ? g : &atari_games[0];
+	check_settings(g, &a->cfg);
+	return g;
 }
 
 /*
@@ -278,17 +313,32 @@ static struct args *parse(int argc, char **argv, void *ctx, const char **operand
 
 /* ---- Commands ---- */
 
+/* "0 1 2": a game's modes or difficulties, space-separated (static buffer). */
+static const char *value_list(const struct atari_game *g,
+			      int (*list)(const struct atari_game *, int *, int))
+{
+	static char buf[1024];
+	int v[256], n = list(g, v, 256);
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? " " : "", v[i]);
+	return buf;
+}
+
 static int cmd_games(int argc, char **argv, void *ctx)
 {
 	static const struct core_col cols[] = {
 		{ .name = "game" }, { .name = "title" }, { .name = "md5" },
 		{ .name = "cart" }, { .name = "controller" }, { .name = "parity" },
+		{ .name = "modes" }, { .name = "difficulties" },
 	};
 	const struct args *a = parse(argc, argv, ctx, NULL);
 	struct core_table t;
 
 	open_output(a);
-	core_table_init(&t, cols, 6, 0);
+	core_table_init(&t, cols, 8, 0);
 	for (int i = 1; i < atari_games_count; i++) {
 		const struct atari_game *g = &atari_games[i];
 
@@ -299,6 +349,8 @@ static int cmd_games(int argc, char **argv, void *ctx)
 		check(core_table_set_str(&t, 3, g->cart ? atari_cart_type_name(g->cart) : "auto"));
 		check(core_table_set_str(&t, 4, controller_name(g)));
 		check(core_table_set_str(&t, 5, parity_name(g)));
+		check(core_table_set_str(&t, 6, value_list(g, atari_game_modes)));
+		check(core_table_set_str(&t, 7, value_list(g, atari_game_difficulties)));
 	}
 	return finish(&t, a);
 }

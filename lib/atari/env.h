@@ -7,12 +7,14 @@
  *
  *  - Loading a ROM powers the console on as ALE's emulator does: RAM and
  *    RIOT timer from the system random numbers (atari/machine.h), then,
- *    since ALE guesses the TV format, 60 frames with no input and a reset.
+ *    since ALE guesses the TV format, 60 frames with no input (PAL when
+ *    at least 15 of frames 30-59 have more than 285 scan lines: the
+ *    screen is then 250 rows unless the game sets its height) and a reset.
  *  - Reset (every episode): console reset, 60 frames of NOOP, the reset
- *    switch held 4 frames, the game's default mode selected (SELECT pressed
+ *    switch held 4 frames, the configured mode selected (SELECT pressed
  *    until the mode's RAM byte matches, then the reset switch again), the
  *    reset switch held 4 frames again, then the game's starting actions,
- *    one frame each.
+ *    one frame each (RESET among them presses the reset switch).
  *  - Step: the action is repeated `frameskip` frames; with probability
  *    `repeat_action_probability` the previous frame's action is kept
  *    instead (sticky actions), decided per frame.  Rewards of the frames
@@ -74,11 +76,15 @@ struct atari_env_config {
 	int maxpool;			/* default 0 */
 	int obs;			/* enum atari_obs; default ATARI_OBS_NONE */
 	int resize;			/* 0: 210x160, else 84x84; default 0 */
-	int difficulty;			/* bit 0 left A, bit 1 right A; default 0 */
-	uint64_t seed;			/* default 0 */
+	int difficulty;			/* ALE's difficulty: bit 0 left A, bit 1 right A;
+					 * one of atari_game_difficulties(); default 0 */
+	uint64_t seed;			/* ALE's random_seed; default 0 */
+	int mode;			/* ALE's game mode, one of atari_game_modes(), or
+					 * ATARI_MODE_DEFAULT (-1): the game's default */
 };
 
-#define ATARI_ENV_CONFIG_INIT { 4, 0.25f, 108000, 0, 0, 0, ATARI_OBS_NONE, 0, 0, 0 }
+#define ATARI_ENV_CONFIG_INIT { 4, 0.25f, 108000, 0, 0, 0, ATARI_OBS_NONE, 0, 0, 0, \
+				ATARI_MODE_DEFAULT }
 
 struct atari_env {
 	struct atari_machine m;
@@ -93,7 +99,7 @@ struct atari_env {
 	uint8_t truncated;		/* the frame cap ended the episode */
 	uint8_t life_lost;		/* episodic life ended the episode */
 	uint8_t difficulty;		/* the difficulty switches set now */
-	uint8_t pad_;
+	uint8_t mode;			/* the mode reset selects */
 };
 
 /* Observation size in bytes for a configuration (0 for ATARI_OBS_NONE). */
@@ -139,7 +145,12 @@ HOSTDEV int atari_env_game_over(const struct atari_env *e);
 /* ALE's lives(): the game's lives, 0 once the game is over. */
 HOSTDEV int atari_env_lives(const struct atari_env *e);
 
-/* The current screen: 210 rows of 160 palette indices inside `fb`. */
+/* Rows of ALE's screen for this game: 210, or the game's display height
+ * (250 for a PAL game that sets none). */
+HOSTDEV int atari_env_screen_height(const struct atari_env *e);
+
+/* The current screen: atari_env_screen_height() rows of 160 palette
+ * indices inside `fb` (observations use the first 210). */
 HOSTDEV const uint8_t *atari_env_screen(const struct atari_env *e, const uint8_t *fb);
 
 /* Write the observation (atari_env_obs_size bytes) of the current state. */

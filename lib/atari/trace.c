@@ -112,7 +112,7 @@ int atari_trace_write(FILE *fp, const struct atari_rom *rom, const struct atari_
 		for (int b = 0; b < 128; b++)
 			snprintf(ram + 2 * b, 3, "%02x", e->m.riot.ram[b]);
 		atari_md5_hex(atari_env_screen(e, fb),
-			      (size_t)ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT, md5);
+			      (size_t)ATARI_SCREEN_WIDTH * atari_env_screen_height(e), md5);
 		if (fprintf(fp, "%ld,%d,%d,%d,%d,%s,%s\n", i + 1, actions[i], reward,
 			    terminal, atari_env_lives(e), ram, md5) < 0) {
 			ret = core_error_errno(err, errno ? errno : EIO, "writing the trace failed");
