@@ -185,6 +185,10 @@ compare_with_ale() {
 @test "trace --game king_kong: identical to ALE for 3,000 frames" { compare_with_ale king_kong; }
 @test "trace --game mr_do: identical to ALE for 3,000 frames" { compare_with_ale mr_do; }
 @test "trace --game pacman: identical to ALE for 3,000 frames" { compare_with_ale pacman; }
+@test "trace --game basic_math: identical to ALE for 3,000 frames" { compare_with_ale basic_math; }
+@test "trace --game flag_capture: identical to ALE for 3,000 frames" { compare_with_ale flag_capture; }
+@test "trace --game human_cannonball: identical to ALE for 3,000 frames" { compare_with_ale human_cannonball; }
+@test "trace --game lost_luggage: identical to ALE for 3,000 frames" { compare_with_ale lost_luggage; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

@@ -18,6 +18,7 @@ enum {
 	G_KOOLAID, G_LASER_GATES, G_SIR_LANCELOT, G_SUPERMAN, G_TETRIS, G_TRONDEAD,
 	G_AIR_RAID, G_CROSSBOW, G_FROGGER, G_GALAXIAN, G_KING_KONG, G_MR_DO, G_POOYAN,
 	G_TURMOIL, G_MARIO_BROS, G_HAUNTED_HOUSE, G_OTHELLO, G_SURROUND, G_ET, G_PACMAN,
+	G_BASIC_MATH, G_FLAG_CAPTURE, G_HUMAN_CANNONBALL, G_LOST_LUGGAGE,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -33,6 +34,14 @@ enum {
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
 	  NO_MODE, lives, 1, 0, 0, 0, 0, NO_EXTRA }
 #define NO_MODE -1, 0, -1, 0, 0
+/* The same with difficulties (bit d for difficulty d). */
+#define MODED_D(diffs, name, title, md5, id, minimal, start, nstart, addr, value, frames, \
+		lives, first) \
+	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
+	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
+#define SIMPLE_D(diffs, name, title, md5, id, minimal, start, nstart, lives) \
+	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
+	  NO_MODE, lives, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
 /* The later fields, unused: default mode 0 only, difficulty 0 only. */
 #define NO_EXTRA 0, 0, 0, NULL, 0, 0, 0, 0, 0
 /* Mode lists (ALE's getAvailableModes; the first is the default). */
@@ -46,12 +55,16 @@ static const uint8_t modes_m0123[] = { 0, 1, 2, 3 };
 static const uint8_t modes_m0246[] = { 0, 2, 4, 6 };
 static const uint8_t modes_m0to7[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 static const uint8_t modes_m0to8[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+static const uint8_t modes_basic_math[] = { 5, 6, 7, 8 };
+static const uint8_t modes_flag_capture[] = { 8, 9, 10 };
+static const uint8_t modes_m01[] = { 0, 1 };
 #define MODES(n) modes_##n, (int)sizeof(modes_##n), modes_##n[0]
 /* Difficulty sets: bit d for difficulty d. */
 #define D0 1u
 #define D01 3u
 #define D02 5u
 #define D0123 15u
+#define D023 13u
 /*
  * A game with every field: controller, display window, minimal set,
  * starting actions (two runs), lives at reset, mode selection (RAM byte,
@@ -67,6 +80,14 @@ static const uint8_t modes_m0to8[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
 	{ name, title, md5, id, 0, ctrl, 0, 60, ystart, height, minimal, s1, n1, \
 	  addr, value, addr2, value2, sel, lives, verified, nohmove, 0, swap, 0, s2, n2, \
 	  first, modes, nmodes, defmode, mul, diffs, pmax }
+/* The same, with actions ALE turns into NOOP (bit a for action a). */
+#define XGI(illegal, ...) XGI_(illegal, __VA_ARGS__)
+#define XGI_(illegal, name, title, md5, id, ctrl, ystart, height, minimal, s1, n1, s2, n2, \
+	     lives, addr, value, addr2, value2, sel, first, modes, nmodes, defmode, mul, diffs, \
+	     nohmove, swap, pmax, verified) \
+	{ name, title, md5, id, 0, ctrl, 0, 60, ystart, height, minimal, s1, n1, \
+	  addr, value, addr2, value2, sel, lives, verified, nohmove, illegal, swap, 0, s2, n2, \
+	  first, modes, nmodes, defmode, mul, diffs, pmax }
 #define NO_MODES NULL, 0, 0
 /* MD5 of share/roms/catch.bin as the build assembles it (a test checks it). */
 #define CATCH_MD5 "0d86d32974ce16f76406c387ec5b95e1"
@@ -80,23 +101,23 @@ const struct atari_game atari_games[] = {
 	{ "pong", "Video Olympics (Pong)", "60e0ea3cbe0913d39803477945e9e5ec", G_PONG, 0,
 	  ATARI_PADDLES_SWAPPED, 1, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0, NO_EXTRA },
+	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0 },
 	{ "breakout", "Breakout", "f34f08e5eb96e500e851a80be3277a56", G_BREAKOUT, 0,
 	  ATARI_PADDLES, 1, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0, 0, NO_EXTRA },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
 	{ "space_invaders", "Space Invaders", "72ffbef6504b75e69ee1045af9075f66",
 	  G_SPACE_INVADERS, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0, 0, NO_EXTRA },
+	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
 	{ "seaquest", "Seaquest", "240bfbac5163af4df5ae713985386f92", G_SEAQUEST, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, NO_EXTRA },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
 	{ "qbert", "Q*bert", "484b0076816a104875e00467d431c2d2", G_QBERT, 0,
 	  ATARI_JOYSTICK, 0, 60, 40, 210,
-	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, NO_EXTRA },
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
 	{ "beam_rider", "Beamrider", "79ab4123a83dc11d468fb2108ea09e2e", G_BEAM_RIDER, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPRIGHT) | A(UPLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0, 0, 0, NO_EXTRA },
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
 	{ "enduro", "Enduro", "94b92a882f6dbaa6993a46e2dcc58402", G_ENDURO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) | A(DOWNLEFT) |
@@ -110,15 +131,15 @@ const struct atari_game atari_games[] = {
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
 	  A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, NO_MODE, 3, 1, 0, 0, 0, 0, NO_EXTRA },
 	{ "boxing", "Boxing", "c3ef5c4653212088eda54dc91d787870", G_BOXING, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0, 0, NO_EXTRA },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0 },
 	{ "freeway", "Freeway", "8e0ab801b1705a740b476b7f588c6d16", G_FREEWAY, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), 0, 0,
-	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0, 0, NO_EXTRA },
+	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
 	{ "asteroids", "Asteroids", "ccbd36746ed4525821a8083b0d6d2c2c", G_ASTEROIDS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	  A(UPLEFT) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) |
-	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0, 0, NO_EXTRA },
+	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 9u, 0 },
 	{ "atlantis", "Atlantis", "9ad36e699ef6f45d9eb6c4cf90475c9f", G_ATLANTIS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0, 0, NO_EXTRA },
@@ -131,7 +152,7 @@ const struct atari_game atari_games[] = {
 	{ "catch", "Catch (rlkit homebrew)", CATCH_MD5, G_HOMEBREW, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(RIGHT) | A(LEFT), 0, 0, NO_MODE,
 	  3, -1, 0, 0, 0, 0, NO_EXTRA },
-	SIMPLE("amidar", "Amidar", "acb7750b4d0c4bd34969802a7deb2990", G_AMIDAR,
+	SIMPLE_D(9u, "amidar", "Amidar", "acb7750b4d0c4bd34969802a7deb2990", G_AMIDAR,
 	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
 	       A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, 3),
 	SIMPLE("assault", "Assault", "de78b3a064d374390ac0710f95edde92", G_ASSAULT,
@@ -145,13 +166,13 @@ const struct atari_game atari_games[] = {
 	SIMPLE("phoenix", "Phoenix", "7e52a95074a66640fcfde124fffd491a", G_PHOENIX,
 	       A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(RIGHTFIRE) | A(LEFTFIRE) |
 	       A(DOWNFIRE), 0, 0, 5),
-	SIMPLE("riverraid", "River Raid", "393948436d1f4cc3192410bb918f9724", G_RIVERRAID,
+	SIMPLE_D(3u, "riverraid", "River Raid", "393948436d1f4cc3192410bb918f9724", G_RIVERRAID,
 	       ALL_ACTIONS, 0, 0, 4),
 	SIMPLE("road_runner", "Road Runner", "ce5cc62608be2cd3ed8abd844efb8919", G_ROAD_RUNNER,
 	       ALL_ACTIONS, 0, 0, 3),
 	SIMPLE("robotank", "Robot Tank", "4f618c2429138e0280969193ed6c107e", G_ROBOTANK,
 	       ALL_ACTIONS, 0, 0, 4),
-	SIMPLE("fishing_derby", "Fishing Derby", "b8865f05676e64f3bec72b9defdacfa7",
+	SIMPLE_D(15u, "fishing_derby", "Fishing Derby", "b8865f05676e64f3bec72b9defdacfa7",
 	       G_FISHING_DERBY, ALL_ACTIONS, 0, 0, 0),
 	SIMPLE("pitfall", "Pitfall!", "3e90cf23106f2e08b2781e41299de556", G_PITFALL,
 	       ALL_ACTIONS, ATARI_UP, 1, 3),
@@ -160,31 +181,31 @@ const struct atari_game atari_games[] = {
 	  FIRE_ACTIONS, 0, 0, NO_EXTRA },
 	SIMPLE("solaris", "Solaris", "e72eb8d4410152bdcb69e7fba327b420", G_SOLARIS,
 	       ALL_ACTIONS, 0, 0, 3),
-	SIMPLE("time_pilot", "Time Pilot", "fc2104dd2dadf9a6176c1c1c8f87ced9", G_TIME_PILOT,
+	SIMPLE_D(7u, "time_pilot", "Time Pilot", "fc2104dd2dadf9a6176c1c1c8f87ced9", G_TIME_PILOT,
 	       A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
 	       A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, 5),
 	{ "up_n_down", "Up'n Down", "a499d720e7ee35c62424de882a3351b6", G_UP_N_DOWN, 0,
 	  ATARI_JOYSTICK, 0, 60, 30, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), ATARI_FIRE, 1,
-	  NO_MODE, 5, 1, 0, 0, 0, 0, NO_EXTRA },
-	SIMPLE("venture", "Venture", "3e899eba0ca8cd2972da1ae5479b4f0d", G_VENTURE,
+	  NO_MODE, 5, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0 },
+	SIMPLE_D(15u, "venture", "Venture", "3e899eba0ca8cd2972da1ae5479b4f0d", G_VENTURE,
 	       ALL_ACTIONS, 0, 0, 4),
 	{ "wizard_of_wor", "Wizard of Wor", "7e8aa18bc9502eb57daaf5e7c1e94da7",
 	  G_WIZARD_OF_WOR, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
-	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0, NO_EXTRA },
-	MODED("alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN, ALL_ACTIONS,
+	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
+	MODED_D(15u, "alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN, ALL_ACTIONS,
 	      0, 0, 0x81, 0, 1, 3, 0),
-	MODED("bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
+	MODED_D(15u, "bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
 	      ALL_ACTIONS, 0, 0, 0x80, 0, 1, 5, 0),
 	MODED("centipede", "Centipede", "91c2098e88a6b13f977af8c003e0bca5", G_CENTIPEDE,
 	      ALL_ACTIONS, 0, 0, 0xa7, 0x16, 2, 3, 0),
-	MODED("chopper_command", "Chopper Command", "c1cb228470a87beb5f36e90ac745da26",
+	MODED_D(3u, "chopper_command", "Chopper Command", "c1cb228470a87beb5f36e90ac745da26",
 	      G_CHOPPER_COMMAND, ALL_ACTIONS, 0, 0, 0xe0, 0, 2, 3, 0),
-	MODED("demon_attack", "Demon Attack", "f0e0addc07971561ab80d9abe1b8d333", G_DEMON_ATTACK,
+	MODED_D(3u, "demon_attack", "Demon Attack", "f0e0addc07971561ab80d9abe1b8d333", G_DEMON_ATTACK,
 	      A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
 	      0xea, 1, 1, 4, 0),
-	MODED("gopher", "Gopher", "c16c79aad6272baffb8aae9a7fff0864", G_GOPHER,
+	MODED_D(3u, "gopher", "Gopher", "c16c79aad6272baffb8aae9a7fff0864", G_GOPHER,
 	      A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPFIRE) | A(RIGHTFIRE) |
 	      A(LEFTFIRE), ATARI_FIRE, 1, 0xd3, 0, 5, 3, 1),
 	MODED("hero", "H.E.R.O.", "fca4a5be1251927027f2c24774a02160", G_HERO, ALL_ACTIONS,
@@ -198,7 +219,7 @@ const struct atari_game atari_games[] = {
 	  0, 0, 0, 0, NO_EXTRA },
 	MODED("gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
 	      ALL_ACTIONS, ATARI_FIRE, 16, 0x80, 0, 10, 6, 0),
-	MODED("crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
+	MODED_D(3u, "crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
 	      G_CRAZY_CLIMBER, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	      A(UPLEFT) | A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x80, 0, 2, 5, 0),
 	MODED("star_gunner", "Star Gunner", "a3c1c70024d7aabb41381adbfb6d3b25", G_STAR_GUNNER,
@@ -206,31 +227,31 @@ const struct atari_game atari_games[] = {
 	{ "battle_zone", "Battle Zone", "41f252a66c6301f1e8ab3612c19bc5d4", G_BATTLE_ZONE, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xa1, 1, -1, 0, 2, 5, 1, 1, 0, 0,
 	  0, NO_EXTRA },
-	MODED("bowling", "Bowling", "c9b7afad3bfd922e006a6bfc1d4f3fe7", G_BOWLING,
+	MODED_D(3u, "bowling", "Bowling", "c9b7afad3bfd922e006a6bfc1d4f3fe7", G_BOWLING,
 	      A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), 0, 0, 0x02, 0, 2,
 	      0, 0),
-	MODED("private_eye", "Private Eye", "ef3a4f64b6494ba770862768caf04b86", G_PRIVATE_EYE,
+	MODED_D(15u, "private_eye", "Private Eye", "ef3a4f64b6494ba770862768caf04b86", G_PRIVATE_EYE,
 	      ALL_ACTIONS, ATARI_UP, 1, 0x80, 0, 2, 0, 0),
 	MODED("tutankham", "Tutankham", "085322bae40d904f53bdcc56df0593fc", G_TUTANKHAM,
 	      A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) | A(RIGHTFIRE) |
 	      A(LEFTFIRE), 0, 0, 0xab, 0, 2, 3, 0),
 	MODED("zaxxon", "Zaxxon", "eea0da9b987d661264cce69a7c13c3bd", G_ZAXXON, ALL_ACTIONS,
 	      0, 0, 0x82, 0, 10, 5, 0),
-	MODED("video_pinball", "Video Pinball", "107cc025334211e6d29da0b6be46aec7",
+	MODED_D(3u, "video_pinball", "Video Pinball", "107cc025334211e6d29da0b6be46aec7",
 	      G_VIDEO_PINBALL, A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) |
 	      A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0xc1, 0, 2, 3, 0),
 	MODED("berzerk", "Berzerk", "136f75c4dd02c29283752b7e5799f978", G_BERZERK,
 	      ALL_ACTIONS, 0, 0, 0x80, 1, 2, 3, 20 << 8),
-	MODED("defender", "Defender", "0f643c34e40e3f1daafd9c524d3ffe64", G_DEFENDER,
+	MODED_D(3u, "defender", "Defender", "0f643c34e40e3f1daafd9c524d3ffe64", G_DEFENDER,
 	      ALL_ACTIONS, 0, 0, 0x9b, 1, 2, 3, 0),
-	MODED("ice_hockey", "Ice Hockey", "a4c08c4994eb9d24fb78be1793e82e26", G_ICE_HOCKEY,
+	MODED_D(15u, "ice_hockey", "Ice Hockey", "a4c08c4994eb9d24fb78be1793e82e26", G_ICE_HOCKEY,
 	      ALL_ACTIONS, 0, 0, 0x80, 0, 2, 0, 0),
-	MODED("name_this_game", "Name This Game", "36306070f0c90a72461551a7a4f3a209",
+	MODED_D(3u, "name_this_game", "Name This Game", "36306070f0c90a72461551a7a4f3a209",
 	      G_NAME_THIS_GAME, A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) |
 	      A(LEFTFIRE), 0, 0, 0xde, 0x08, 2, 3, 0),
-	MODED("yars_revenge", "Yars' Revenge", "c5930d0e8cdae3e037349bfa08e871be",
+	MODED_D(3u, "yars_revenge", "Yars' Revenge", "c5930d0e8cdae3e037349bfa08e871be",
 	      G_YARS_REVENGE, ALL_ACTIONS, ATARI_FIRE, 1, 0xe3, 0, 1, 4, 2),
-	MODED("tennis", "Tennis", "42cdd6a9e42a3639e190722b8ea3fc51", G_TENNIS, ALL_ACTIONS,
+	MODED_D(15u, "tennis", "Tennis", "42cdd6a9e42a3639e190722b8ea3fc51", G_TENNIS, ALL_ACTIONS,
 	      0, 0, 0x80, 0, 2, 0, 0),
 	/* The games below use the later fields: a second run of starting actions,
 	 * the mode list and the difficulties. */
@@ -337,6 +358,19 @@ const struct atari_game atari_games[] = {
 	XG("pacman", "Pac-Man", "fc2233fc116faef0d3c31541717ca2db", G_PACMAN,
 	   ATARI_JOYSTICK, 34, 210, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN),
 	   0, 0, 0, 0, 4, 0xcc, 1, 0xe6, 0, 2, 0, MODES(m0to7), 1, D01, 0, 0, 0, 1),
+	XG("basic_math", "Basic Math", "819aeeb9a2e11deb54e6de334f843894", G_BASIC_MATH,
+	   ATARI_JOYSTICK, 34, 210, A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN),
+	   0, 0, 0, 0, 1, 0xc5, 5, -1, 0, 2, 0, MODES(basic_math), 1, D023, 0, 0, 0, 1),
+	XG("flag_capture", "Flag Capture", "30512e0e83903fc05541d2f6a6a62654", G_FLAG_CAPTURE,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, 0xd6, 8, -1, 0, 2, 0,
+	   MODES(flag_capture), 1, D0, 0, 0, 0, 1),
+	XG("human_cannonball", "Human Cannonball", "7972e5101fa548b952d852db24ad6060",
+	   G_HUMAN_CANNONBALL, ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, 0xb6, 1,
+	   0xb7, 1, 2, 0, MODES(m0to7), 1, D01, 0, 0, 0, 1),
+	XGI(FIRE_ACTIONS, "lost_luggage", "Lost Luggage", "2d76c5d1aad506442b9e9fb67765e051",
+	    G_LOST_LUGGAGE, ATARI_JOYSTICK, 34, 210, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) |
+	    A(DOWN) | A(UPRIGHT) | A(UPLEFT) | A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, 0, 0,
+	    3, 0x94, 1, -1, 0, 2, 0, MODES(m01), 3, D01, 0, 0, 0, 1),
 };
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
 
@@ -1070,6 +1104,23 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		set_score(s, bcd3(ram, 0xcc, 0xce, 0xd0));
 		s->lives = RAM(0x98) + 1;
 		s->terminal = s->lives == 1 && RAM(0xe4) == 0x3f;
+		break;
+	case G_BASIC_MATH:
+		set_score(s, bcd1(ram, 0x84));
+		s->terminal = bcd1(ram, 0x86) != 0;
+		break;
+	case G_FLAG_CAPTURE:
+		set_score(s, bcd1(ram, 0xea));
+		s->terminal = bcd1(ram, 0xeb) == 0;
+		break;
+	case G_HUMAN_CANNONBALL:
+		set_score(s, bcd1(ram, 0xb6));
+		s->terminal = s->score == 7 || bcd1(ram, 0xb7) == 7;
+		break;
+	case G_LOST_LUGGAGE:
+		set_score(s, bcd3(ram, 0x96, 0x95, 0x94));
+		s->lives = RAM(0xca);
+		s->terminal = s->lives == 0 && RAM(0xc8) == 0x0a && RAM(0xa5) == 0 && RAM(0xa9) == 0;
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));
