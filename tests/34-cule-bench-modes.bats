@@ -51,6 +51,8 @@ with_ale() {
 @test "--difficulty 3: Superman, identical to ALE" { with_ale superman --difficulty 3; }
 @test "--difficulty 1: Space Invaders, identical to ALE" { with_ale space_invaders --difficulty 1; }
 @test "--mode 1: Lost Luggage, identical to ALE" { with_ale lost_luggage --mode 1; }
+@test "--mode 1: Pong, identical to ALE" { with_ale pong --mode 1; }
+@test "--mode 86: Centipede, identical to ALE" { with_ale centipede --mode 86; }
 
 @test "--mode: a mode the game lacks is a usage error naming the valid modes" {
 	run --separate-stderr cule-bench trace --rom "$ROM" --frames 5 --mode 1
@@ -75,7 +77,8 @@ with_ale() {
 	run --separate-stderr cule-bench trace --rom "$roms/entombed.bin" --frames 5 --difficulty 1
 	[ "$status" -eq 2 ]
 	[ "${stderr_lines[0]}" = "cule-bench: error: game 'entombed' has no difficulty 1 (valid: 0 or 2)" ]
-	for g in pooyan galaxian frogger entombed trondead pong boxing lost_luggage; do
+	for g in pooyan galaxian frogger entombed trondead pong boxing lost_luggage breakout \
+		asteroids; do
 		want=$(python3 -c '
 import ale_py, sys
 ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)

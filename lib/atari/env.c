@@ -134,7 +134,7 @@ static HOSTDEV int env_mode_ok(const struct atari_env *e, const struct atari_gam
 	int v = ram[g->mode_addr & 0x7f], want = env_mode_value(e, g);
 
 	if (g->mode_addr2 == g->mode_addr)	/* either value */
-		return v == want || v == g->mode_value2;
+		return v == want || v == want - g->mode_value + g->mode_value2;
 	return v == want &&
 	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
 }

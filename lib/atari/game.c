@@ -39,6 +39,12 @@ enum {
 		lives, first) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
 	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
+/* ... and modes: mode m is selected when RAM[addr] == m. */
+#define MODED_M(diffs, modes, name, title, md5, id, minimal, start, nstart, addr, value, \
+		frames, lives, first) \
+	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
+	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, 0, 0, 0, MODES(modes), 1, \
+	  diffs, 0 }
 #define SIMPLE_D(diffs, name, title, md5, id, minimal, start, nstart, lives) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
 	  NO_MODE, lives, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
@@ -59,6 +65,33 @@ static const uint8_t modes_basic_math[] = { 5, 6, 7, 8 };
 static const uint8_t modes_flag_capture[] = { 8, 9, 10 };
 static const uint8_t modes_m01[] = { 0, 1 };
 #define MODES(n) modes_##n, (int)sizeof(modes_##n), modes_##n[0]
+static const uint8_t modes_pong[] = { 0, 1 };
+static const uint8_t modes_breakout[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44 };
+static const uint8_t modes_space_invaders[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const uint8_t modes_freeway[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static const uint8_t modes_asteroids[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 128 };
+static const uint8_t modes_atlantis[] = { 0, 1, 2, 3 };
+static const uint8_t modes_frostbite[] = { 0, 2 };
+static const uint8_t modes_bank_heist[] = { 0, 4, 8, 12, 16, 20, 24, 28 };
+static const uint8_t modes_centipede[] = { 22, 86 };
+static const uint8_t modes_chopper_command[] = { 0, 2 };
+static const uint8_t modes_gopher[] = { 0, 2 };
+static const uint8_t modes_hero[] = { 0, 1, 2, 3, 4 };
+static const uint8_t modes_crazy_climber[] = { 0, 1, 2, 3 };
+static const uint8_t modes_star_gunner[] = { 0, 1, 2, 3 };
+static const uint8_t modes_battle_zone[] = { 1, 2, 3 };
+static const uint8_t modes_private_eye[] = { 0, 1, 2, 3, 4 };
+static const uint8_t modes_tutankham[] = { 0, 4, 8, 12 };
+static const uint8_t modes_video_pinball[] = { 0, 2 };
+static const uint8_t modes_berzerk[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 18 };
+static const uint8_t modes_defender[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16 };
+static const uint8_t modes_ice_hockey[] = { 0, 2 };
+static const uint8_t modes_name_this_game[] = { 8, 24, 40 };
+static const uint8_t modes_yars_revenge[] = { 0, 32, 64, 96 };
+static const uint8_t modes_tennis[] = { 0, 2 };
+static const uint8_t modes_demon_attack[] = { 1, 3, 5, 7 };
+static const uint8_t modes_bowling[] = { 0, 2, 4 };
+static const uint8_t modes_zaxxon[] = { 0, 8, 16, 24 };
 /* Difficulty sets: bit d for difficulty d. */
 #define D0 1u
 #define D01 3u
@@ -101,14 +134,14 @@ const struct atari_game atari_games[] = {
 	{ "pong", "Video Olympics (Pong)", "60e0ea3cbe0913d39803477945e9e5ec", G_PONG, 0,
 	  ATARI_PADDLES_SWAPPED, 1, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0 },
+	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, MODES(pong), 1, 15u, 0 },
 	{ "breakout", "Breakout", "f34f08e5eb96e500e851a80be3277a56", G_BREAKOUT, 0,
 	  ATARI_PADDLES, 1, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0, 0, 0, 0, 0, MODES(breakout), 1, 3u, 0 },
 	{ "space_invaders", "Space Invaders", "72ffbef6504b75e69ee1045af9075f66",
 	  G_SPACE_INVADERS, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
+	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0, MODES(space_invaders), 1, 3u, 0 },
 	{ "seaquest", "Seaquest", "240bfbac5163af4df5ae713985386f92", G_SEAQUEST, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
 	{ "qbert", "Q*bert", "484b0076816a104875e00467d431c2d2", G_QBERT, 0,
@@ -134,17 +167,17 @@ const struct atari_game atari_games[] = {
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0 },
 	{ "freeway", "Freeway", "8e0ab801b1705a740b476b7f588c6d16", G_FREEWAY, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), 0, 0,
-	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
+	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, MODES(freeway), 1, 3u, 0 },
 	{ "asteroids", "Asteroids", "ccbd36746ed4525821a8083b0d6d2c2c", G_ASTEROIDS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	  A(UPLEFT) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) |
-	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 9u, 0 },
+	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0, 0, 0, 0, 0, MODES(asteroids), 1, 9u, 0 },
 	{ "atlantis", "Atlantis", "9ad36e699ef6f45d9eb6c4cf90475c9f", G_ATLANTIS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0, 0, NO_EXTRA },
+	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0, 0, 0, 0, 0, MODES(atlantis), 1, 1u, 0 },
 	{ "frostbite", "Frostbite", "4ca73eb959299471788f0b685c3ba0b5", G_FROSTBITE, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0, 0, 0, NO_EXTRA },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0, 0, 0, 0, 0, 0, MODES(frostbite), 1, 1u, 0 },
 	{ "montezuma_revenge", "Montezuma's Revenge", "3347a6dd59049b15a38394aa2dafa585",
 	  G_MONTEZUMA, 0, ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE,
 	  6, 1, 0, 0, 0, 0, NO_EXTRA },
@@ -196,62 +229,62 @@ const struct atari_game atari_games[] = {
 	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
 	MODED_D(15u, "alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN, ALL_ACTIONS,
 	      0, 0, 0x81, 0, 1, 3, 0),
-	MODED_D(15u, "bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
+	MODED_M(15u, bank_heist, "bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
 	      ALL_ACTIONS, 0, 0, 0x80, 0, 1, 5, 0),
-	MODED("centipede", "Centipede", "91c2098e88a6b13f977af8c003e0bca5", G_CENTIPEDE,
+	MODED_M(1u, centipede, "centipede", "Centipede", "91c2098e88a6b13f977af8c003e0bca5", G_CENTIPEDE,
 	      ALL_ACTIONS, 0, 0, 0xa7, 0x16, 2, 3, 0),
-	MODED_D(3u, "chopper_command", "Chopper Command", "c1cb228470a87beb5f36e90ac745da26",
+	MODED_M(3u, chopper_command, "chopper_command", "Chopper Command", "c1cb228470a87beb5f36e90ac745da26",
 	      G_CHOPPER_COMMAND, ALL_ACTIONS, 0, 0, 0xe0, 0, 2, 3, 0),
-	MODED_D(3u, "demon_attack", "Demon Attack", "f0e0addc07971561ab80d9abe1b8d333", G_DEMON_ATTACK,
+	MODED_M(3u, demon_attack, "demon_attack", "Demon Attack", "f0e0addc07971561ab80d9abe1b8d333", G_DEMON_ATTACK,
 	      A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
 	      0xea, 1, 1, 4, 0),
-	MODED_D(3u, "gopher", "Gopher", "c16c79aad6272baffb8aae9a7fff0864", G_GOPHER,
+	MODED_M(3u, gopher, "gopher", "Gopher", "c16c79aad6272baffb8aae9a7fff0864", G_GOPHER,
 	      A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPFIRE) | A(RIGHTFIRE) |
 	      A(LEFTFIRE), ATARI_FIRE, 1, 0xd3, 0, 5, 3, 1),
-	MODED("hero", "H.E.R.O.", "fca4a5be1251927027f2c24774a02160", G_HERO, ALL_ACTIONS,
+	MODED_M(1u, hero, "hero", "H.E.R.O.", "fca4a5be1251927027f2c24774a02160", G_HERO, ALL_ACTIONS,
 	      0, 0, 0x80, 0, 1, 4, 0),
 	/* James Bond and Kangaroo show their mode with an offset on the title screen. */
 	{ "jamesbond", "James Bond 007", "e51030251e440cffaab1ac63438b44ae", G_JAMESBOND, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x8c, 0, 0x8c, 0x48, 20, 6, 1,
-	  0, 0, 0, 0, NO_EXTRA },
+	  0, 0, 0, 0, 0, 0, 0, MODES(m01), 1, 1u, 0 },
 	{ "kangaroo", "Kangaroo", "4326edb70ff20d0ee5ba58fa5cb09d60", G_KANGAROO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xba, 0, 0xba, 0x80, 2, 3, 1,
-	  0, 0, 0, 0, NO_EXTRA },
+	  0, 0, 0, 0, 0, 0, 0, MODES(m01), 1, 1u, 0 },
 	MODED("gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
 	      ALL_ACTIONS, ATARI_FIRE, 16, 0x80, 0, 10, 6, 0),
-	MODED_D(3u, "crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
+	MODED_M(3u, crazy_climber, "crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
 	      G_CRAZY_CLIMBER, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	      A(UPLEFT) | A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x80, 0, 2, 5, 0),
-	MODED("star_gunner", "Star Gunner", "a3c1c70024d7aabb41381adbfb6d3b25", G_STAR_GUNNER,
+	MODED_M(1u, star_gunner, "star_gunner", "Star Gunner", "a3c1c70024d7aabb41381adbfb6d3b25", G_STAR_GUNNER,
 	      ALL_ACTIONS, 0, 0, 0xf4, 0, 15, 5, 0),
 	{ "battle_zone", "Battle Zone", "41f252a66c6301f1e8ab3612c19bc5d4", G_BATTLE_ZONE, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xa1, 1, -1, 0, 2, 5, 1, 1, 0, 0,
-	  0, NO_EXTRA },
-	MODED_D(3u, "bowling", "Bowling", "c9b7afad3bfd922e006a6bfc1d4f3fe7", G_BOWLING,
+	  0, 0, 0, 0, MODES(battle_zone), 1, 1u, 0 },
+	MODED_M(3u, bowling, "bowling", "Bowling", "c9b7afad3bfd922e006a6bfc1d4f3fe7", G_BOWLING,
 	      A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), 0, 0, 0x02, 0, 2,
 	      0, 0),
-	MODED_D(15u, "private_eye", "Private Eye", "ef3a4f64b6494ba770862768caf04b86", G_PRIVATE_EYE,
+	MODED_M(15u, private_eye, "private_eye", "Private Eye", "ef3a4f64b6494ba770862768caf04b86", G_PRIVATE_EYE,
 	      ALL_ACTIONS, ATARI_UP, 1, 0x80, 0, 2, 0, 0),
-	MODED("tutankham", "Tutankham", "085322bae40d904f53bdcc56df0593fc", G_TUTANKHAM,
+	MODED_M(1u, tutankham, "tutankham", "Tutankham", "085322bae40d904f53bdcc56df0593fc", G_TUTANKHAM,
 	      A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) | A(RIGHTFIRE) |
 	      A(LEFTFIRE), 0, 0, 0xab, 0, 2, 3, 0),
-	MODED("zaxxon", "Zaxxon", "eea0da9b987d661264cce69a7c13c3bd", G_ZAXXON, ALL_ACTIONS,
+	MODED_M(1u, zaxxon, "zaxxon", "Zaxxon", "eea0da9b987d661264cce69a7c13c3bd", G_ZAXXON, ALL_ACTIONS,
 	      0, 0, 0x82, 0, 10, 5, 0),
-	MODED_D(3u, "video_pinball", "Video Pinball", "107cc025334211e6d29da0b6be46aec7",
+	MODED_M(3u, video_pinball, "video_pinball", "Video Pinball", "107cc025334211e6d29da0b6be46aec7",
 	      G_VIDEO_PINBALL, A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) |
 	      A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0xc1, 0, 2, 3, 0),
-	MODED("berzerk", "Berzerk", "136f75c4dd02c29283752b7e5799f978", G_BERZERK,
+	MODED_M(1u, berzerk, "berzerk", "Berzerk", "136f75c4dd02c29283752b7e5799f978", G_BERZERK,
 	      ALL_ACTIONS, 0, 0, 0x80, 1, 2, 3, 20 << 8),
-	MODED_D(3u, "defender", "Defender", "0f643c34e40e3f1daafd9c524d3ffe64", G_DEFENDER,
+	MODED_M(3u, defender, "defender", "Defender", "0f643c34e40e3f1daafd9c524d3ffe64", G_DEFENDER,
 	      ALL_ACTIONS, 0, 0, 0x9b, 1, 2, 3, 0),
-	MODED_D(15u, "ice_hockey", "Ice Hockey", "a4c08c4994eb9d24fb78be1793e82e26", G_ICE_HOCKEY,
+	MODED_M(15u, ice_hockey, "ice_hockey", "Ice Hockey", "a4c08c4994eb9d24fb78be1793e82e26", G_ICE_HOCKEY,
 	      ALL_ACTIONS, 0, 0, 0x80, 0, 2, 0, 0),
-	MODED_D(3u, "name_this_game", "Name This Game", "36306070f0c90a72461551a7a4f3a209",
+	MODED_M(3u, name_this_game, "name_this_game", "Name This Game", "36306070f0c90a72461551a7a4f3a209",
 	      G_NAME_THIS_GAME, A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) |
 	      A(LEFTFIRE), 0, 0, 0xde, 0x08, 2, 3, 0),
-	MODED_D(3u, "yars_revenge", "Yars' Revenge", "c5930d0e8cdae3e037349bfa08e871be",
+	MODED_M(3u, yars_revenge, "yars_revenge", "Yars' Revenge", "c5930d0e8cdae3e037349bfa08e871be",
 	      G_YARS_REVENGE, ALL_ACTIONS, ATARI_FIRE, 1, 0xe3, 0, 1, 4, 2),
-	MODED_D(15u, "tennis", "Tennis", "42cdd6a9e42a3639e190722b8ea3fc51", G_TENNIS, ALL_ACTIONS,
+	MODED_M(15u, tennis, "tennis", "Tennis", "42cdd6a9e42a3639e190722b8ea3fc51", G_TENNIS, ALL_ACTIONS,
 	      0, 0, 0x80, 0, 2, 0, 0),
 	/* The games below use the later fields: a second run of starting actions,
 	 * the mode list and the difficulties. */
