@@ -189,6 +189,7 @@ compare_with_ale() {
 @test "trace --game flag_capture: identical to ALE for 3,000 frames" { compare_with_ale flag_capture; }
 @test "trace --game human_cannonball: identical to ALE for 3,000 frames" { compare_with_ale human_cannonball; }
 @test "trace --game lost_luggage: identical to ALE for 3,000 frames" { compare_with_ale lost_luggage; }
+@test "trace --game space_war: identical to ALE for 3,000 frames" { compare_with_ale space_war; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

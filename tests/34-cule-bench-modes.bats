@@ -53,6 +53,7 @@ with_ale() {
 @test "--mode 1: Lost Luggage, identical to ALE" { with_ale lost_luggage --mode 1; }
 @test "--mode 1: Pong, identical to ALE" { with_ale pong --mode 1; }
 @test "--mode 86: Centipede, identical to ALE" { with_ale centipede --mode 86; }
+@test "--mode 12: Space War (its mode in BCD), identical to ALE" { with_ale space_war --mode 12; }
 
 @test "--mode: a mode the game lacks is a usage error naming the valid modes" {
 	run --separate-stderr cule-bench trace --rom "$ROM" --frames 5 --mode 1

@@ -125,6 +125,8 @@ static HOSTDEV void env_soft_reset(struct atari_env *e, const struct atari_rom *
 /* The RAM value that shows the environment's mode is selected. */
 static HOSTDEV int env_mode_value(const struct atari_env *e, const struct atari_game *g)
 {
+	if (g->mode_mul < 0)
+		return (e->mode / 10) << 4 | e->mode % 10;
 	return g->mode_value + ((int)e->mode - g->default_mode) * g->mode_mul;
 }
 

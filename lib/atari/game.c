@@ -18,7 +18,7 @@ enum {
 	G_KOOLAID, G_LASER_GATES, G_SIR_LANCELOT, G_SUPERMAN, G_TETRIS, G_TRONDEAD,
 	G_AIR_RAID, G_CROSSBOW, G_FROGGER, G_GALAXIAN, G_KING_KONG, G_MR_DO, G_POOYAN,
 	G_TURMOIL, G_MARIO_BROS, G_HAUNTED_HOUSE, G_OTHELLO, G_SURROUND, G_ET, G_PACMAN,
-	G_BASIC_MATH, G_FLAG_CAPTURE, G_HUMAN_CANNONBALL, G_LOST_LUGGAGE,
+	G_BASIC_MATH, G_FLAG_CAPTURE, G_HUMAN_CANNONBALL, G_LOST_LUGGAGE, G_SPACE_WAR,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -64,6 +64,7 @@ static const uint8_t modes_m0to8[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
 static const uint8_t modes_basic_math[] = { 5, 6, 7, 8 };
 static const uint8_t modes_flag_capture[] = { 8, 9, 10 };
 static const uint8_t modes_m01[] = { 0, 1 };
+static const uint8_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
 #define MODES(n) modes_##n, (int)sizeof(modes_##n), modes_##n[0]
 static const uint8_t modes_pong[] = { 0, 1 };
 static const uint8_t modes_breakout[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44 };
@@ -404,6 +405,9 @@ const struct atari_game atari_games[] = {
 	    G_LOST_LUGGAGE, ATARI_JOYSTICK, 34, 210, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) |
 	    A(DOWN) | A(UPRIGHT) | A(UPLEFT) | A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, 0, 0,
 	    3, 0x94, 1, -1, 0, 2, 0, MODES(m01), 3, D01, 0, 0, 0, 1),
+	XG("space_war", "Space War", "b702641d698c60bcdc922dbd8c9dd49c", G_SPACE_WAR,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, 0xa7, 6, -1, 0, 2, 0,
+	   MODES(space_war), -1, D0, 0, 0, 0, 1),
 };
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
 
@@ -1154,6 +1158,10 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		set_score(s, bcd3(ram, 0x96, 0x95, 0x94));
 		s->lives = RAM(0xca);
 		s->terminal = s->lives == 0 && RAM(0xc8) == 0x0a && RAM(0xa5) == 0 && RAM(0xa9) == 0;
+		break;
+	case G_SPACE_WAR:
+		set_score(s, bcd1(ram, 0xa7));
+		s->terminal = s->score == 10 || RAM(0x80) == 0;
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));

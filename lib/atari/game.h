@@ -77,7 +77,8 @@ struct atari_game {
 	/*
 	 * Modes and difficulties as ALE lists them.  modes[0] is the default
 	 * mode (n_modes 0: mode 0 only).  Mode m is selected when
-	 * RAM[mode_addr] == mode_value + (m - default_mode) * mode_mul.
+	 * RAM[mode_addr] == mode_value + (m - default_mode) * mode_mul, or, when
+	 * mode_mul is -1, when RAM[mode_addr] holds m in BCD.
 	 * difficulties: bit d set for each valid difficulty d (0: only 0).
 	 */
 	const uint8_t *modes;
