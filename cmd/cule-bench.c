@@ -33,6 +33,8 @@ enum {
 	OPT_RESIZE,
 	OPT_DIFFICULTY,
 	OPT_STEPS,
+	OPT_RESET,
+	OPT_MODE,
 };
 
 static const struct core_opt opts[] = {
@@ -45,6 +47,7 @@ static const struct core_opt opts[] = {
 	{ "threads", 't', "N", "CPU threads (default: one per available CPU)", NULL },
 	{ "steps", OPT_STEPS, "N", "steps per environment (default 1000)", NULL },
 	{ "frames", 'n', "N", "trace: steps to trace, with random actions", NULL },
+	{ "reset", OPT_RESET, NULL, "trace: reset after loading, as Gymnasium does", NULL },
 	{ "actions", 'a', "FILE", "trace: actions to trace, one per line", NULL },
 	{ "seed", 's', "S", "seed of random actions, sticky actions, noop starts (default 0)", NULL },
 	{ "frameskip", OPT_FRAMESKIP, "N", "frames per step (default 4; trace: 1)", NULL },
@@ -56,7 +59,8 @@ static const struct core_opt opts[] = {
 	{ "obs", OPT_OBS, "TYPE", "observation computed each step (default none)",
 	  "none|index|gray|rgb" },
 	{ "resize", OPT_RESIZE, NULL, "resize observations to 84x84 (area averaging)", NULL },
-	{ "difficulty", OPT_DIFFICULTY, "N", "difficulty switches: 0-3, bit 0 left A, bit 1 right A", NULL },
+	{ "mode", OPT_MODE, "N", "game mode, one of the game's modes (default: the game's default)", NULL },
+	{ "difficulty", OPT_DIFFICULTY, "N", "difficulty, one of the game's (bit 0 left A, bit 1 right A; default 0)", NULL },
 	{ "format", 'f', "FORMAT", "output format (default: table on a terminal, else csv)",
 	  "table|csv|json|jsonl" },
 	{ "output", 'o', "FILE", "write to FILE (atomically) instead of standard output", NULL },
@@ -71,13 +75,13 @@ static int cmd_info(int argc, char **argv, void *ctx);
 
 /* The options of the environments, taken by run and trace. */
 #define ENV_OPTS "rom game cart seed frameskip sticky max-frames noop-max episodic-life " \
-	"maxpool obs resize difficulty output force"
+	"maxpool obs resize mode difficulty output force"
 
 static const struct core_cmd cmds[] = {
 	{ "run", cmd_run, "measure throughput: frames per second over many environments (default)",
 	  ENV_OPTS " envs backend threads steps format" },
 	{ "trace", cmd_trace, "print RAM, reward and screen MD5 after every frame, as ale-trace.py does",
-	  ENV_OPTS " frames actions" },
+	  ENV_OPTS " frames actions reset" },
 	{ "games", cmd_games, "list the supported games, their MD5s and cartridge types",
 	  "format output force" },
 	{ "info", cmd_info, "describe a ROM: size, MD5, cartridge type, game",
@@ -103,7 +107,7 @@ struct args {
 	const char *rom, *game, *actions, *output;
 	int cart, envs, threads, cuda, force, obs_set;
 	long steps, frames;
-	int have_frameskip, have_sticky;
+	int have_frameskip, have_sticky, reset;
 	int format;
 	struct atari_env_config cfg;
 };
@@ -140,6 +144,7 @@ static int handle(int key, const char *arg, void *ctx)
 	case OPT_STEPS: a->steps = parse_num(arg, 1, 1L << 40, "number of steps"); break;
 	case 'n': a->frames = parse_num(arg, 1, 1L << 32, "number of frames"); break;
 	case 'a': a->actions = arg; break;
+	case OPT_RESET: a->reset = 1; break;
 	case 's': a->cfg.seed = (uint64_t)parse_num(arg, 0, INT64_MAX, "seed"); break;
 	case OPT_FRAMESKIP:
 		a->cfg.frameskip = (int)parse_num(arg, 1, 1000, "frame skip");
@@ -165,6 +170,7 @@ static int handle(int key, const char *arg, void *ctx)
 		break;
 	case OPT_RESIZE: a->cfg.resize = 1; break;
 	case OPT_DIFFICULTY: a->cfg.difficulty = (int)parse_num(arg, 0, 3, "difficulty"); break;
+	case OPT_MODE: a->cfg.mode = (int)parse_num(arg, 0, 255, "mode"); break;
 	case 'f':
 		if ((a->format = core_format_parse(arg, CORE_FORMATS_ALL)) < 0)
 			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json or jsonl)", arg);
@@ -181,6 +187,37 @@ static int handle(int key, const char *arg, void *ctx)
 static const char *controller_name(const struct atari_game *g)
 {
 	return g->controller == ATARI_JOYSTICK ? "joystick" : "paddles";
+}
+
+/* "0, 1 or 2": a list of values for a message. */
+static void list_values(char *buf, size_t size, const int *v, int n)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d",
+					i == 0 ? "" : i == n - 1 ? " or " : ", ", v[i]);
+}
+
+/* The mode and difficulty must be the game's (as ALE lists them). */
+static void check_settings(const struct atari_game *g, const struct atari_env_config *cfg)
+{
+	int v[256], n;
+	char buf[1024];
+
+	if (!atari_game_mode_valid(g, cfg->mode)) {
+		n = atari_game_modes(g, v, 256);
+		list_values(buf, sizeof(buf), v, n);
+		core_cli_usage_error(&cli, "game '%s' has no mode %d (valid: %s)", g->name,
+				     cfg->mode, buf);
+	}
+	if (!atari_game_difficulty_valid(g, cfg->difficulty)) {
+		n = atari_game_difficulties(g, v, 256);
+		list_values(buf, sizeof(buf), v, n);
+		core_cli_usage_error(&cli, "game '%s' has no difficulty %d (valid: %s)", g->name,
+				     cfg->difficulty, buf);
+	}
 }
 
 /* Load the ROM and find its game; exits with a message on failure. */
@@ -203,7 +240,9 @@ static const struct atari_game *load_rom(struct atari_rom *rom, const struct arg
 				     "'%s' is not the ROM of game '%s' (MD5 %s, expected %s)",
 				     a->rom, a->game, rom->md5, want->md5);
 	}
-	return g ? g : &atari_games[0];
+	g = g ? g : &atari_games[0];
+	check_settings(g, &a->cfg);
+	return g;
 }
 
 /*
@@ -274,17 +313,32 @@ static struct args *parse(int argc, char **argv, void *ctx, const char **operand
 
 /* ---- Commands ---- */
 
+/* "0 1 2": a game's modes or difficulties, space-separated (static buffer). */
+static const char *value_list(const struct atari_game *g,
+			      int (*list)(const struct atari_game *, int *, int))
+{
+	static char buf[1024];
+	int v[256], n = list(g, v, 256);
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? " " : "", v[i]);
+	return buf;
+}
+
 static int cmd_games(int argc, char **argv, void *ctx)
 {
 	static const struct core_col cols[] = {
 		{ .name = "game" }, { .name = "title" }, { .name = "md5" },
 		{ .name = "cart" }, { .name = "controller" }, { .name = "parity" },
+		{ .name = "modes" }, { .name = "difficulties" },
 	};
 	const struct args *a = parse(argc, argv, ctx, NULL);
 	struct core_table t;
 
 	open_output(a);
-	core_table_init(&t, cols, 6, 0);
+	core_table_init(&t, cols, 8, 0);
 	for (int i = 1; i < atari_games_count; i++) {
 		const struct atari_game *g = &atari_games[i];
 
@@ -295,6 +349,8 @@ static int cmd_games(int argc, char **argv, void *ctx)
 		check(core_table_set_str(&t, 3, g->cart ? atari_cart_type_name(g->cart) : "auto"));
 		check(core_table_set_str(&t, 4, controller_name(g)));
 		check(core_table_set_str(&t, 5, parity_name(g)));
+		check(core_table_set_str(&t, 6, value_list(g, atari_game_modes)));
+		check(core_table_set_str(&t, 7, value_list(g, atari_game_difficulties)));
 	}
 	return finish(&t, a);
 }
@@ -372,7 +428,7 @@ static int cmd_trace(int argc, char **argv, void *ctx)
 			core_msg_die(CORE_EXIT_FAIL, "out of memory");
 		atari_trace_random_actions(g, a->cfg.seed, actions, n);
 	}
-	ret = atari_trace_write(out.fp, &rom, g, &a->cfg, actions, n, &err);
+	ret = atari_trace_write(out.fp, &rom, g, &a->cfg, a->reset, actions, n, &err);
 	free(actions);
 	atari_rom_release(&rom);
 	if (ret < 0)

@@ -3,11 +3,14 @@
 
 The CSV has the columns of `cule-bench trace`:
     frame,action,reward,terminal,lives,ram,screen_md5
-one row after every frame, with frame skip 1 and no sticky actions; after a
-terminal row the next action starts a new episode (ALE's reset_game).
+one row after every frame, with frame skip 1 and by default no sticky
+actions; after a terminal row the next action starts a new episode (ALE's
+reset_game).  With --reset (implied by --mode and --difficulty), ALE is
+driven as Gymnasium drives it: loadROM, setMode, setDifficulty, then
+reset_game before the first step.
 
-usage: ale-trace.py --rom FILE --actions FILE [--seed S] [--max-frames N] [-o FILE]
-   or: ale-trace.py --batch FILE [--seed S] [--max-frames N]
+usage: ale-trace.py --rom FILE --actions FILE [options] [-o FILE]
+   or: ale-trace.py --batch FILE [options]
 
 --batch traces several ROMs in one process: FILE has one line per trace,
 "ROM ACTIONS OUTPUT" separated by tabs.
@@ -27,6 +30,12 @@ def main():
     p.add_argument("--seed", type=int, default=0, help="ALE random_seed (default 0)")
     p.add_argument("--max-frames", type=int, default=108000,
                    help="frames per episode before truncation, 0 for none (default 108000)")
+    p.add_argument("--sticky", type=float, default=0.0,
+                   help="repeat_action_probability (default 0)")
+    p.add_argument("--reset", action="store_true",
+                   help="reset_game after loadROM, as Gymnasium does")
+    p.add_argument("--mode", type=int, help="game mode (setMode; implies --reset)")
+    p.add_argument("--difficulty", type=int, help="difficulty (setDifficulty; implies --reset)")
     p.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     args = p.parse_args()
     if not args.batch and not (args.rom and args.actions):
@@ -81,7 +90,7 @@ def trace(ale_py, rom, actions_file, output, args):
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     ale = ale_py.ALEInterface()
     ale.setInt("random_seed", args.seed)
-    ale.setFloat("repeat_action_probability", 0.0)
+    ale.setFloat("repeat_action_probability", args.sticky)
     ale.setInt("frame_skip", 1)
     ale.setInt("max_num_frames_per_episode", args.max_frames)
     try:
@@ -89,6 +98,16 @@ def trace(ale_py, rom, actions_file, output, args):
     except RuntimeError as e:
         print(f"ale-trace.py: error: '{rom}': {e}", file=sys.stderr)
         return 1
+    try:
+        if args.mode is not None:
+            ale.setMode(args.mode)
+        if args.difficulty is not None:
+            ale.setDifficulty(args.difficulty)
+    except RuntimeError as e:
+        print(f"ale-trace.py: error: '{rom}': {e}", file=sys.stderr)
+        return 1
+    if args.reset or args.mode is not None or args.difficulty is not None:
+        ale.reset_game()
     out = sys.stdout if output == "-" else open(output, "w")
     out.write("frame,action,reward,terminal,lives,ram,screen_md5\n")
     all_actions = list(ale_py.Action)

@@ -1,42 +1,81 @@
 #!/usr/bin/env bats
 # Parity with ALE: for every supported game, 3,000 frames of random actions
 # from the minimal action set, traced by cule-bench and by ale-py
-# (share/ale-trace.py), must agree on every column of every frame.  The
-# ROMs come from ale-py; a game whose ROM is missing is skipped.
+# (share/ale-trace.py), must agree on every column of every frame, with ALE
+# driven two ways: as loadROM leaves it (no sticky actions), and as
+# Gymnasium drives it (reset_game after loadROM, sticky actions with
+# probability 0.25 from ALE's own generator and seed).  The ROMs come from
+# ale-py; a game whose ROM is missing is skipped.
+#
+# Bounded time: by default a sample of the games runs, about one in
+# PARITY_SLICES, a different slice for each commit (the slice is the commit
+# hash modulo PARITY_SLICES, or RLKIT_PARITY_SLICE); the other games are
+# skipped with that reason.  RLKIT_PARITY=all (make check-parity) runs all.
 
 load helpers
 
 FRAMES=3000
+PARITY_SLICES=8
 
-# All the games of this file, traced by cule-bench (here, one process per
-# game) and by ALE (one Python process for all, to spare start-up time).
+# The slice of games this run compares (all: -1).
+parity_slice() {
+	local head
+	if [ "${RLKIT_PARITY:-}" = all ]; then
+		echo -1
+	elif [ -n "${RLKIT_PARITY_SLICE:-}" ]; then
+		echo $((RLKIT_PARITY_SLICE % PARITY_SLICES))
+	else
+		head=$(git -C "$TOP" rev-parse --short=7 HEAD 2>/dev/null) || head=0
+		echo $((16#$head % PARITY_SLICES))
+	fi
+}
+
+# in_slice GAME: the game is compared in this run (its place in the sorted
+# list of games, modulo PARITY_SLICES, is the slice).
+in_slice() {
+	local slice i
+	slice=$(parity_slice)
+	[ "$slice" -lt 0 ] && return 0
+	i=$(sed -n 's/.*{ compare_with_ale \([a-z0-9_]*\); }.*/\1/p' "$BATS_TEST_FILENAME" | sort |
+		grep -n -x "$1" | cut -d: -f1)
+	[ $(((i - 1) % PARITY_SLICES)) -eq "$slice" ]
+}
+
+# All the games of this run, traced by cule-bench (one process per game and
+# driving) and by ALE (one Python process per driving, to spare start-up).
 setup_file() {
 	local roms games g
 	python3 -c 'import ale_py' 2>/dev/null || return 0
 	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
-	games=$(sed -n 's/.*{ compare_with_ale \([a-z_]*\); }.*/\1/p' "$BATS_TEST_FILENAME")
-	: > "$BATS_FILE_TMPDIR/batch"
+	games=$(sed -n 's/.*{ compare_with_ale \([a-z0-9_]*\); }.*/\1/p' "$BATS_TEST_FILENAME")
+	: > "$BATS_FILE_TMPDIR/batch.load"
+	: > "$BATS_FILE_TMPDIR/batch.gym"
 	for g in $games; do
 		[ -f "$roms/$g.bin" ] || continue
+		in_slice "$g" || continue
 		# A failure here is reported by the game's own test.
 		cule-bench trace --rom "$roms/$g.bin" --game "$g" --frames "$FRAMES" --seed 7 \
-			> "$BATS_FILE_TMPDIR/$g.ours" 2> "$BATS_FILE_TMPDIR/$g.err" || continue
-		tail -n +2 "$BATS_FILE_TMPDIR/$g.ours" | cut -d, -f2 > "$BATS_FILE_TMPDIR/$g.actions"
+			> "$BATS_FILE_TMPDIR/$g.load.ours" 2> "$BATS_FILE_TMPDIR/$g.err" || continue
+		cule-bench trace --rom "$roms/$g.bin" --game "$g" --frames "$FRAMES" --seed 7 \
+			--reset --sticky 0.25 > "$BATS_FILE_TMPDIR/$g.gym.ours" 2>> "$BATS_FILE_TMPDIR/$g.err" ||
+			continue
+		tail -n +2 "$BATS_FILE_TMPDIR/$g.load.ours" | cut -d, -f2 > "$BATS_FILE_TMPDIR/$g.actions"
 		printf '%s\t%s\t%s\n' "$roms/$g.bin" "$BATS_FILE_TMPDIR/$g.actions" \
-			"$BATS_FILE_TMPDIR/$g.ale" >> "$BATS_FILE_TMPDIR/batch"
+			"$BATS_FILE_TMPDIR/$g.load.ale" >> "$BATS_FILE_TMPDIR/batch.load"
+		printf '%s\t%s\t%s\n' "$roms/$g.bin" "$BATS_FILE_TMPDIR/$g.actions" \
+			"$BATS_FILE_TMPDIR/$g.gym.ale" >> "$BATS_FILE_TMPDIR/batch.gym"
 	done
-	python3 "$TOP/share/ale-trace.py" --batch "$BATS_FILE_TMPDIR/batch" --seed 7 || true
+	python3 "$TOP/share/ale-trace.py" --batch "$BATS_FILE_TMPDIR/batch.load" --seed 7 || true
+	python3 "$TOP/share/ale-trace.py" --batch "$BATS_FILE_TMPDIR/batch.gym" --seed 7 \
+		--reset --sticky 0.25 || true
 }
 
-# compare_with_ale GAME: name the first differing frame and column.
-compare_with_ale() {
-	local game=$1 ours="$BATS_FILE_TMPDIR/$1.ours" ale="$BATS_FILE_TMPDIR/$1.ale"
-	skip_unless_python ale_py
-	[ -f "$ours" ] || skip "ale-py has no ROM $game.bin"
-	[ ! -s "$BATS_FILE_TMPDIR/$game.err" ] || fail "cule-bench: $(cat "$BATS_FILE_TMPDIR/$game.err")"
-	[ -f "$ale" ] || fail "ale-trace.py wrote no trace for $game"
-	[ "$(wc -l < "$ale")" -eq $((FRAMES + 1)) ] || fail "ale-trace.py wrote $(wc -l < "$ale") lines"
-	[ "$(wc -l < "$ours")" -eq $((FRAMES + 1)) ] || fail "cule-bench wrote $(wc -l < "$ours") lines"
+# compare_traces OURS ALE WHAT: name the first differing frame and column.
+compare_traces() {
+	local ours=$1 ale=$2 what=$3
+	[ -f "$ale" ] || fail "ale-trace.py wrote no trace ($what)"
+	[ "$(wc -l < "$ale")" -eq $((FRAMES + 1)) ] || fail "ale-trace.py wrote $(wc -l < "$ale") lines ($what)"
+	[ "$(wc -l < "$ours")" -eq $((FRAMES + 1)) ] || fail "cule-bench wrote $(wc -l < "$ours") lines ($what)"
 	if ! cmp -s "$ours" "$ale"; then
 		paste -d'\n' "$ours" "$ale" | awk -F, '
 			NR % 2 == 1 { split($0, a, ","); next }
@@ -45,8 +84,19 @@ compare_with_ale() {
 			  for (i = 1; i <= n; i++) if (a[i] != b[i]) {
 				print "first difference: frame " b[1] ", column " col[i] ": ours " a[i] ", ALE " b[i]
 				exit } }'
-		fail "$game differs from ALE"
+		fail "differs from ALE ($what)"
 	fi
+}
+
+# compare_with_ale GAME: both drivings of the game agree with ALE.
+compare_with_ale() {
+	local game=$1 t="$BATS_FILE_TMPDIR/$1"
+	skip_unless_python ale_py
+	in_slice "$game" || skip "not in this run's slice of games (make check-parity runs all)"
+	[ -f "$t.load.ours" ] || [ -s "$t.err" ] || skip "ale-py has no ROM $game.bin"
+	[ ! -s "$t.err" ] || fail "cule-bench: $(cat "$t.err")"
+	compare_traces "$t.load.ours" "$t.load.ale" "as loadROM leaves ALE"
+	compare_traces "$t.gym.ours" "$t.gym.ale" "reset after loading, sticky actions 0.25"
 }
 
 @test "trace --game pong: identical to ALE for 3,000 frames" { compare_with_ale pong; }
@@ -64,7 +114,6 @@ compare_with_ale() {
 @test "trace --game atlantis: identical to ALE for 3,000 frames" { compare_with_ale atlantis; }
 @test "trace --game frostbite: identical to ALE for 3,000 frames" { compare_with_ale frostbite; }
 @test "trace --game montezuma_revenge: identical to ALE for 3,000 frames" { compare_with_ale montezuma_revenge; }
-
 @test "trace --game amidar: identical to ALE for 3,000 frames" { compare_with_ale amidar; }
 @test "trace --game assault: identical to ALE for 3,000 frames" { compare_with_ale assault; }
 @test "trace --game krull: identical to ALE for 3,000 frames" { compare_with_ale krull; }
@@ -105,11 +154,47 @@ compare_with_ale() {
 @test "trace --game name_this_game: identical to ALE for 3,000 frames" { compare_with_ale name_this_game; }
 @test "trace --game yars_revenge: identical to ALE for 3,000 frames" { compare_with_ale yars_revenge; }
 @test "trace --game tennis: identical to ALE for 3,000 frames" { compare_with_ale tennis; }
+@test "trace --game atlantis2: identical to ALE for 3,000 frames" { compare_with_ale atlantis2; }
+@test "trace --game blackjack: identical to ALE for 3,000 frames" { compare_with_ale blackjack; }
+@test "trace --game carnival: identical to ALE for 3,000 frames" { compare_with_ale carnival; }
+@test "trace --game darkchambers: identical to ALE for 3,000 frames" { compare_with_ale darkchambers; }
+@test "trace --game donkey_kong: identical to ALE for 3,000 frames" { compare_with_ale donkey_kong; }
+@test "trace --game earthworld: identical to ALE for 3,000 frames" { compare_with_ale earthworld; }
+@test "trace --game elevator_action: identical to ALE for 3,000 frames" { compare_with_ale elevator_action; }
+@test "trace --game entombed: identical to ALE for 3,000 frames" { compare_with_ale entombed; }
+@test "trace --game journey_escape: identical to ALE for 3,000 frames" { compare_with_ale journey_escape; }
+@test "trace --game kaboom: identical to ALE for 3,000 frames" { compare_with_ale kaboom; }
+@test "trace --game koolaid: identical to ALE for 3,000 frames" { compare_with_ale koolaid; }
+@test "trace --game superman: identical to ALE for 3,000 frames" { compare_with_ale superman; }
+@test "trace --game tetris: identical to ALE for 3,000 frames" { compare_with_ale tetris; }
+@test "trace --game trondead: identical to ALE for 3,000 frames" { compare_with_ale trondead; }
+@test "trace --game crossbow: identical to ALE for 3,000 frames" { compare_with_ale crossbow; }
+@test "trace --game frogger: identical to ALE for 3,000 frames" { compare_with_ale frogger; }
+@test "trace --game galaxian: identical to ALE for 3,000 frames" { compare_with_ale galaxian; }
+@test "trace --game pooyan: identical to ALE for 3,000 frames" { compare_with_ale pooyan; }
+@test "trace --game turmoil: identical to ALE for 3,000 frames" { compare_with_ale turmoil; }
+@test "trace --game mario_bros: identical to ALE for 3,000 frames" { compare_with_ale mario_bros; }
+@test "trace --game haunted_house: identical to ALE for 3,000 frames" { compare_with_ale haunted_house; }
+@test "trace --game othello: identical to ALE for 3,000 frames" { compare_with_ale othello; }
+@test "trace --game surround: identical to ALE for 3,000 frames" { compare_with_ale surround; }
+@test "trace --game et: identical to ALE for 3,000 frames" { compare_with_ale et; }
+@test "trace --game keystone_kapers: identical to ALE for 3,000 frames" { compare_with_ale keystone_kapers; }
+@test "trace --game laser_gates: identical to ALE for 3,000 frames" { compare_with_ale laser_gates; }
+@test "trace --game sir_lancelot: identical to ALE for 3,000 frames" { compare_with_ale sir_lancelot; }
+@test "trace --game air_raid: identical to ALE for 3,000 frames" { compare_with_ale air_raid; }
+@test "trace --game king_kong: identical to ALE for 3,000 frames" { compare_with_ale king_kong; }
+@test "trace --game mr_do: identical to ALE for 3,000 frames" { compare_with_ale mr_do; }
+@test "trace --game pacman: identical to ALE for 3,000 frames" { compare_with_ale pacman; }
+@test "trace --game basic_math: identical to ALE for 3,000 frames" { compare_with_ale basic_math; }
+@test "trace --game flag_capture: identical to ALE for 3,000 frames" { compare_with_ale flag_capture; }
+@test "trace --game human_cannonball: identical to ALE for 3,000 frames" { compare_with_ale human_cannonball; }
+@test "trace --game lost_luggage: identical to ALE for 3,000 frames" { compare_with_ale lost_luggage; }
+@test "trace --game space_war: identical to ALE for 3,000 frames" { compare_with_ale space_war; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)
 	got=$(awk '/^\.Sh SUPPORTED GAMES/ { on = 1 } /^\.El/ { on = 0 }
-		on && /^\.It [a-z_]+ Ta / { print $2 }' "$TOP/man/man1/cule-bench.1" | sort)
+		on && /^\.It [a-z0-9_]+ Ta / { print $2 }' "$TOP/man/man1/cule-bench.1" | sort)
 	[ "$got" = "$want" ] || fail "man page: $got
 games: $want"
 	for g in $want; do

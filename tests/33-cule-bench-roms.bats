@@ -34,10 +34,11 @@ setup() {
 @test "games: every game has a name, a title, an MD5 and parity status" {
 	run cule-bench games -f csv
 	assert_success
-	assert_line --index 0 "game,title,md5,cart,controller,parity"
+	assert_line --index 0 "game,title,md5,cart,controller,parity,modes,difficulties"
 	[ "${#lines[@]}" -ge 17 ]
-	echo "$output" | awk -F, 'NR > 1 && (length($3) != 32 || $6 !~ /^(yes|no|n\/a)$/) { print; exit 1 }'
-	[ "$(echo "$output" | grep -c ',yes$')" -ge 15 ]
+	echo "$output" | awk -F, 'NR > 1 && (length($3) != 32 || $6 !~ /^(yes|no|n\/a)$/ ||
+		$7 !~ /^[0-9]+( [0-9]+)*$/ || $8 !~ /^[0-3]( [0-3])*$/) { print; exit 1 }'
+	[ "$(echo "$output" | awk -F, '$6 == "yes"' | wc -l)" -ge 80 ]
 }
 
 @test "--rom: truncated, empty and oversized images exit 1 with the reason" {
@@ -123,7 +124,8 @@ assert o["bytes"] == 4096 and o["game"] == "catch" and isinstance(o["state_bytes
 import json, sys
 a = json.loads(sys.argv[1])
 assert isinstance(a, list) and len(a) == int(sys.argv[2]), len(a)
-assert all(list(o) == ["game", "title", "md5", "cart", "controller", "parity"] for o in a)' "$output" "$n"
+assert all(list(o) == ["game", "title", "md5", "cart", "controller", "parity", "modes",
+                      "difficulties"] for o in a)' "$output" "$n"
 	run cule-bench games -f jsonl
 	assert_success
 	[ "${#lines[@]}" -eq "$n" ]

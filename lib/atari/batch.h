@@ -37,7 +37,11 @@ struct atari_batch {
 	uint8_t *dones;		/* the last step ended an episode */
 };
 
-/* Allocate and load n environments on `threads` threads (0: one per CPU). */
+/*
+ * Allocate and load n environments on `threads` threads (0: one per CPU).
+ * -EINVAL for a mode or difficulty the game does not have (see
+ * atari_game_modes, atari_game_difficulties).
+ */
 int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 		     const struct atari_game *g, const struct atari_env_config *cfg,
 		     int n, int threads, struct core_error *err);

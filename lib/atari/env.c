@@ -1,9 +1,8 @@
 #include <string.h>
 
 #include "atari/env.h"
-#include "core/splitmix.h"
 
-#define PADDLE_MIDDLE ((ATARI_PADDLE_MIN + ATARI_PADDLE_MAX) / 2)
+#define PAL_LINES 285
 #define SCREEN_PIXELS (ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT)
 #define MODE_TRIES 1024
 
@@ -29,6 +28,11 @@ static HOSTDEV int paddle_dir(int a)
 	unsigned b = joy_bits(a);
 
 	return (b & 8) ? -1 : (b & 4) ? 1 : 0;
+}
+
+static HOSTDEV int32_t paddle_max(const struct atari_game *g)
+{
+	return g->paddle_max ? g->paddle_max : ATARI_PADDLE_MAX;
 }
 
 static HOSTDEV void env_pots(struct atari_env *e, const struct atari_game *g, int grounded)
@@ -71,8 +75,8 @@ static HOSTDEV void env_inputs(struct atari_env *e, const struct atari_game *g,
 	}
 	m->riot.swcha = swcha;
 	m->riot.swchb = (uint8_t)(0x34 | 0x08 | (reset ? 0 : 0x01) | (select ? 0 : 0x02) |
-				  ((cfg->difficulty & 1) ? 0x40 : 0) |
-				  ((cfg->difficulty & 2) ? 0x80 : 0));
+				  ((e->difficulty & 1) ? 0x40 : 0) |
+				  ((e->difficulty & 2) ? 0x80 : 0));
 }
 
 static HOSTDEV void env_frame(struct atari_env *e, const struct atari_rom *rom, uint8_t *fb)
@@ -93,7 +97,7 @@ static HOSTDEV void env_emulate(struct atari_env *e, const struct atari_rom *rom
 			int32_t p = e->paddle[0] + paddle_dir(a) * ATARI_PADDLE_DELTA;
 
 			e->paddle[0] = p < ATARI_PADDLE_MIN ? ATARI_PADDLE_MIN :
-				       p > ATARI_PADDLE_MAX ? ATARI_PADDLE_MAX : p;
+				       p > paddle_max(g) ? paddle_max(g) : p;
 			env_pots(e, g, 0);
 		}
 		env_inputs(e, g, cfg, reset ? ATARI_NOOP : a, reset, 0);
@@ -118,15 +122,22 @@ static HOSTDEV void env_soft_reset(struct atari_env *e, const struct atari_rom *
 	e->action[0] = e->action[1] = ATARI_NOOP;
 }
 
+/* The RAM value that shows the environment's mode is selected. */
+static HOSTDEV int env_mode_value(const struct atari_env *e, const struct atari_game *g)
+{
+	if (g->mode_mul < 0)
+		return (e->mode / 10) << 4 | e->mode % 10;
+	return g->mode_value + ((int)e->mode - g->default_mode) * g->mode_mul;
+}
+
 static HOSTDEV int env_mode_ok(const struct atari_env *e, const struct atari_game *g)
 {
 	const uint8_t *ram = e->m.riot.ram;
-
-	int v = ram[g->mode_addr & 0x7f];
+	int v = ram[g->mode_addr & 0x7f], want = env_mode_value(e, g);
 
 	if (g->mode_addr2 == g->mode_addr)	/* either value */
-		return v == g->mode_value || v == g->mode_value2;
-	return v == g->mode_value &&
+		return v == want || v == want - g->mode_value + g->mode_value2;
+	return v == want &&
 	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
 }
 
@@ -150,7 +161,7 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	e->episode_frame = 0;
 	e->truncated = 0;
 	e->life_lost = 0;
-	e->paddle[0] = e->paddle[1] = PADDLE_MIDDLE;
+	e->paddle[0] = e->paddle[1] = (ATARI_PADDLE_MIN + paddle_max(g)) / 2;
 	if (g->controller != ATARI_JOYSTICK)
 		env_pots(e, g, 0);
 	env_machine_reset(e, rom, fb);
@@ -160,14 +171,13 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	if (g->mode_addr >= 0) {
 		if (g->mode_soft_first & 1)
 			env_soft_reset(e, rom, g, cfg, fb);
-		/* ALE's act(): frameskip frames each. */
-		for (int i = 0; i < (g->mode_soft_first >> 8) * cfg->frameskip; i++) {
-			env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 1, fb);
-			e->episode_frame++;
-			e->frame++;
-		}
+		/* ALE's act(): frameskip frames each, with its sticky draws. */
+		for (int i = 0; i < (g->mode_soft_first >> 8); i++)
+			(void)atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
 		if (g->mode_soft_first & 2)
 			env_press_select(e, rom, g, cfg, 2, fb);
+		if (g->first_select)
+			env_press_select(e, rom, g, cfg, g->first_select, fb);
 		for (int t = 0; t < MODE_TRIES && !env_mode_ok(e, g); t++)
 			env_press_select(e, rom, g, cfg, g->select_frames, fb);
 		atari_game_mode_selected(g, &e->gs);
@@ -175,15 +185,17 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	}
 	env_soft_reset(e, rom, g, cfg, fb);
 	for (int i = 0; i < g->n_start_actions; i++)
-		env_emulate(e, rom, g, cfg, g->start_action, 0, 1, fb);
+		env_emulate(e, rom, g, cfg, g->start_action, g->start_action == ATARI_RESET, 1, fb);
+	for (int i = 0; i < g->n_start_actions2; i++)
+		env_emulate(e, rom, g, cfg, g->start_action2, g->start_action2 == ATARI_RESET, 1, fb);
 }
 
-HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
+HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
 			    const struct atari_game *g, const struct atari_env_config *cfg,
 			    uint32_t index, uint8_t *fb)
 {
 	memset(e, 0, sizeof(*e));
-	e->rng = cfg->seed * 0x9e3779b97f4a7c15ull + index;
+	atari_mt_seed(&e->rng, (uint32_t)(cfg->seed + index));
 	e->frame_complete = 1;
 	atari_machine_power_on(&e->m, rom);
 	atari_machine_configure(&e->m, g->ystart, g->height, !g->no_hmove_blanks);
@@ -191,10 +203,37 @@ HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
 		memset(fb, 0, 2 * (size_t)ATARI_FB_SIZE);
 	env_pots(e, g, 1);
 	if (g->power_on_frames > 0) {
-		for (int i = 0; i < g->power_on_frames; i++)
+		/* ALE's TV format detection: PAL when at least 15 of frames
+		 * 30-59 have more than 285 scan lines. */
+		int pal = 0;
+
+		for (int i = 0; i < g->power_on_frames; i++) {
+			uint32_t lines;
+
 			env_frame(e, rom, fb);
+			lines = e->frame_complete ? e->m.tia.frame_lines :
+				atari_tia_scanline(&e->m.tia, e->m.cycle);
+			if (i >= 30 && lines > PAL_LINES)
+				pal++;
+		}
+		if (pal >= 15) {
+			atari_tia_set_format(&e->m.tia, 1);
+			if (g->height == ATARI_SCREEN_HEIGHT)
+				atari_machine_configure(&e->m, g->ystart, ATARI_PAL_HEIGHT,
+							!g->no_hmove_blanks);
+		}
 		env_machine_reset(e, rom, fb);
 	}
+	e->difficulty = 0;
+	e->mode = (uint8_t)g->default_mode;
+	env_ale_reset(e, rom, g, cfg, fb);
+}
+
+HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
+			    const struct atari_game *g, const struct atari_env_config *cfg,
+			    uint32_t index, uint8_t *fb)
+{
+	atari_env_load(e, rom, g, cfg, index, fb);
 	atari_env_reset(e, rom, g, cfg, fb);
 }
 
@@ -207,9 +246,11 @@ HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
 		atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
 		return;
 	}
+	e->difficulty = (uint8_t)cfg->difficulty;
+	e->mode = (uint8_t)(cfg->mode == ATARI_MODE_DEFAULT ? g->default_mode : cfg->mode);
 	env_ale_reset(e, rom, g, cfg, fb);
 	if (cfg->noop_max > 0) {
-		int n = 1 + (int)(core_splitmix64(&e->rng) % (uint64_t)cfg->noop_max);
+		int n = 1 + (int)(atari_mt_next(&e->rng) % (uint32_t)cfg->noop_max);
 
 		for (int i = 0; i < n; i++) {
 			atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
@@ -243,9 +284,10 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
 		action = ATARI_NOOP;
 	for (int i = 0; i < cfg->frameskip; i++) {
-		if (core_splitmix64_unit(&e->rng) >= cfg->repeat_action_probability)
+		/* ALE draws for player A, then for player B. */
+		if (atari_mt_unit(&e->rng) >= (double)cfg->repeat_action_probability)
 			e->action[0] = (uint8_t)action;
-		(void)core_splitmix64_unit(&e->rng);
+		(void)atari_mt_unit(&e->rng);
 		if (e->gs.terminal || e->truncated)
 			continue;
 		env_emulate(e, rom, g, cfg, e->action[0], 0, 1, fb);
@@ -263,6 +305,11 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 HOSTDEV const uint8_t *atari_env_screen(const struct atari_env *e, const uint8_t *fb)
 {
 	return fb + (size_t)e->fb_cur * ATARI_FB_SIZE;
+}
+
+HOSTDEV int atari_env_screen_height(const struct atari_env *e)
+{
+	return e->m.height;
 }
 
 HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg)

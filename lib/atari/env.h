@@ -7,12 +7,14 @@
  *
  *  - Loading a ROM powers the console on as ALE's emulator does: RAM and
  *    RIOT timer from the system random numbers (atari/machine.h), then,
- *    since ALE guesses the TV format, 60 frames with no input and a reset.
+ *    since ALE guesses the TV format, 60 frames with no input (PAL when
+ *    at least 15 of frames 30-59 have more than 285 scan lines: the
+ *    screen is then 250 rows unless the game sets its height) and a reset.
  *  - Reset (every episode): console reset, 60 frames of NOOP, the reset
- *    switch held 4 frames, the game's default mode selected (SELECT pressed
+ *    switch held 4 frames, the configured mode selected (SELECT pressed
  *    until the mode's RAM byte matches, then the reset switch again), the
  *    reset switch held 4 frames again, then the game's starting actions,
- *    one frame each.
+ *    one frame each (RESET among them presses the reset switch).
  *  - Step: the action is repeated `frameskip` frames; with probability
  *    `repeat_action_probability` the previous frame's action is kept
  *    instead (sticky actions), decided per frame.  Rewards of the frames
@@ -22,7 +24,7 @@
  *    `episodic_life` a lost life (the game then continues at the next
  *    reset instead of restarting, as DQN's wrapper does).
  *  - Noop starts: after a reset, a random number of NOOP steps, 1 to
- *    `noop_max` (0: none).
+ *    `noop_max` (0: none), drawn from the environment's stream.
  *  - Observations: the 210x160 screen (ALE's getScreen rows) as palette
  *    indices, grayscale (ALE's luminance) or RGB, optionally the pixel-wise
  *    maximum of the last two frames (`maxpool`), optionally resized to
@@ -31,11 +33,13 @@
  *    frame between 27,450 and 790,196 ohms (from the middle at reset);
  *    FIRE presses its button.
  *
- * Random numbers for sticky actions and noop starts come from a per-
- * environment generator seeded from `seed` and the environment's index:
- * statistically as in ALE, not the same stream.  With
- * repeat_action_probability 0 and no noop starts, trajectories are
- * identical to ALE's frame by frame (the parity test checks it).
+ * Random numbers for sticky actions and noop starts come from ALE's own
+ * generator (std::mt19937 seeded with ALE's random_seed; here cfg->seed
+ * plus the environment's index): every emulated step draws two numbers,
+ * player A's and player B's sticky decisions, as ALE's act() does, so
+ * that with the same seed and actions sticky runs equal ale-py's frame by
+ * frame.  Noop starts (not part of ALE) draw their count from the same
+ * stream: 1 + next() % noop_max.
  *
  * An environment is a plain struct (clone by copy); frame buffers are the
  * caller's: two of ATARI_FB_SIZE bytes per environment, which the console
@@ -49,6 +53,7 @@
 #include "atari/game.h"
 #include "core/hostdev.h"
 #include "atari/machine.h"
+#include "atari/mt.h"
 
 #define ATARI_FB_SIZE (ATARI_SCREEN_WIDTH * ATARI_FB_LINES)
 #define ATARI_PADDLE_MIN 27450
@@ -71,16 +76,20 @@ struct atari_env_config {
 	int maxpool;			/* default 0 */
 	int obs;			/* enum atari_obs; default ATARI_OBS_NONE */
 	int resize;			/* 0: 210x160, else 84x84; default 0 */
-	int difficulty;			/* bit 0 left A, bit 1 right A; default 0 */
-	uint64_t seed;			/* default 0 */
+	int difficulty;			/* ALE's difficulty: bit 0 left A, bit 1 right A;
+					 * one of atari_game_difficulties(); default 0 */
+	uint64_t seed;			/* ALE's random_seed; default 0 */
+	int mode;			/* ALE's game mode, one of atari_game_modes(), or
+					 * ATARI_MODE_DEFAULT (-1): the game's default */
 };
 
-#define ATARI_ENV_CONFIG_INIT { 4, 0.25f, 108000, 0, 0, 0, ATARI_OBS_NONE, 0, 0, 0 }
+#define ATARI_ENV_CONFIG_INIT { 4, 0.25f, 108000, 0, 0, 0, ATARI_OBS_NONE, 0, 0, 0, \
+				ATARI_MODE_DEFAULT }
 
 struct atari_env {
 	struct atari_machine m;
 	struct atari_game_state gs;
-	uint64_t rng;			/* sticky actions and noop starts */
+	struct atari_mt rng;		/* ALE's environment random numbers */
 	int32_t paddle[2];		/* paddle positions in ohms */
 	uint32_t episode_frame;		/* frames emulated in this episode */
 	uint32_t frame;			/* frames emulated since loading */
@@ -89,16 +98,29 @@ struct atari_env {
 	uint8_t frame_complete;		/* the last frame completed */
 	uint8_t truncated;		/* the frame cap ended the episode */
 	uint8_t life_lost;		/* episodic life ended the episode */
-	uint8_t pad_[2];
+	uint8_t difficulty;		/* the difficulty switches set now */
+	uint8_t mode;			/* the mode reset selects */
 };
 
 /* Observation size in bytes for a configuration (0 for ATARI_OBS_NONE). */
 HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg);
 
 /*
- * Load: power on and reset as ALE's loadROM does.  `fb` is two frame
- * buffers (2 * ATARI_FB_SIZE bytes), or NULL to draw nothing.  `index`
- * seeds the environment's generator together with cfg->seed.
+ * Load: power on and reset as ALE's loadROM does, in the game's default
+ * mode with both difficulty switches at B (0), whatever `cfg` asks for.
+ * `fb` is two frame buffers (2 * ATARI_FB_SIZE bytes), or NULL to draw
+ * nothing.  The environment's random numbers (ALE's std::mt19937) are
+ * seeded with cfg->seed + index (mod 2^32): environment 0 draws what ALE
+ * draws with random_seed = cfg->seed.
+ */
+HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
+			    const struct atari_game *g, const struct atari_env_config *cfg,
+			    uint32_t index, uint8_t *fb);
+
+/*
+ * Load and reset, as Gymnasium makes an environment and resets it (ALE's
+ * loadROM, setMode, setDifficulty, reset_game): the first episode is in
+ * the configured mode and difficulty.
  */
 HOSTDEV void atari_env_init(struct atari_env *e, const struct atari_rom *rom,
 			    const struct atari_game *g, const struct atari_env_config *cfg,
@@ -123,7 +145,12 @@ HOSTDEV int atari_env_game_over(const struct atari_env *e);
 /* ALE's lives(): the game's lives, 0 once the game is over. */
 HOSTDEV int atari_env_lives(const struct atari_env *e);
 
-/* The current screen: 210 rows of 160 palette indices inside `fb`. */
+/* Rows of ALE's screen for this game: 210, or the game's display height
+ * (250 for a PAL game that sets none). */
+HOSTDEV int atari_env_screen_height(const struct atari_env *e);
+
+/* The current screen: atari_env_screen_height() rows of 160 palette
+ * indices inside `fb` (observations use the first 210). */
 HOSTDEV const uint8_t *atari_env_screen(const struct atari_env *e, const uint8_t *fb);
 
 /* Write the observation (atari_env_obs_size bytes) of the current state. */

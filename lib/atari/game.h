@@ -70,7 +70,40 @@ struct atari_game {
 	 * it presses SELECT once (2 frames); bits 8 and up, it first waits
 	 * this many NOOP steps (of frameskip frames). */
 	int mode_soft_first;
+	/* A second run of starting actions, after the first (RESET allowed). */
+	int start_action2, n_start_actions2;
+	/* Frames SELECT is held once before the mode's RAM byte is first read. */
+	int first_select;
+	/*
+	 * Modes and difficulties as ALE lists them.  modes[0] is the default
+	 * mode (n_modes 0: mode 0 only).  Mode m is selected when
+	 * RAM[mode_addr] == mode_value + (m - default_mode) * mode_mul, or, when
+	 * mode_mul is -1, when RAM[mode_addr] holds m in BCD.
+	 * difficulties: bit d set for each valid difficulty d (0: only 0).
+	 */
+	const uint8_t *modes;
+	int n_modes;
+	int default_mode;
+	int mode_mul;
+	unsigned difficulties;
+	int paddle_max;		/* paddle range maximum in ohms (0: ATARI_PADDLE_MAX) */
 };
+
+/* The default mode in struct atari_env_config (the game's default). */
+#define ATARI_MODE_DEFAULT (-1)
+
+/*
+ * The game's valid modes (ALE's getAvailableModes), in ALE's order, into
+ * out[0..max-1]; returns how many there are (the first is the default).
+ */
+int atari_game_modes(const struct atari_game *g, int *out, int max);
+
+/* The game's valid difficulties (ALE's getAvailableDifficulties); as above. */
+int atari_game_difficulties(const struct atari_game *g, int *out, int max);
+
+/* 1 when mode m (ATARI_MODE_DEFAULT: always) / difficulty d is valid for g. */
+int atari_game_mode_valid(const struct atari_game *g, int m);
+int atari_game_difficulty_valid(const struct atari_game *g, int d);
 
 /* Reward bookkeeping between frames (ALE's RomSettings members). */
 struct atari_game_state {

@@ -47,3 +47,12 @@ demo-cule: all
 		-o $(O)/demo-cule-trace.csv --force
 	$(Q)awk -F, 'NR > 1 { r += $$3; e += $$4 } END { printf "demo-cule: 3000 frames traced, reward %d, %d episodes ended: $(O)/demo-cule-trace.csv\n", r, e }' \
 		$(O)/demo-cule-trace.csv
+
+# make check-parity: every supported game against ALE (make check runs a
+# slice of them; see tests/31-cule-bench-parity.bats).
+.PHONY: check-parity
+check-parity: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)unset MAKEFLAGS MFLAGS MAKELEVEL; RLKIT_PARITY=all \
+		RLKIT_BUILD='$(abspath $(O))' tests/run tests/31-cule-bench-parity.bats \
+		tests/34-cule-bench-modes.bats

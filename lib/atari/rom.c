@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "atari/machine.h"
+#include "atari/mt.h"
 #include "atari/md5.h"
 
 /* Images that hold their two F8 banks in the opposite order. */
@@ -14,29 +15,11 @@ static const char *const f8_swapped[] = {
 
 void atari_rng_fill(uint32_t seed, uint32_t *out, size_t n)
 {
-	uint32_t mt[624];
-	int idx = 624;
+	struct atari_mt mt;
 
-	mt[0] = seed;
-	for (int i = 1; i < 624; i++)
-		mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
-	for (size_t k = 0; k < n; k++) {
-		uint32_t y;
-
-		if (idx >= 624) {
-			for (int i = 0; i < 624; i++) {
-				y = (mt[i] & 0x80000000u) | (mt[(i + 1) % 624] & 0x7fffffffu);
-				mt[i] = mt[(i + 397) % 624] ^ (y >> 1) ^ ((y & 1) ? 0x9908b0dfu : 0);
-			}
-			idx = 0;
-		}
-		y = mt[idx++];
-		y ^= y >> 11;
-		y ^= (y << 7) & 0x9d2c5680u;
-		y ^= (y << 15) & 0xefc60000u;
-		y ^= y >> 18;
-		out[k] = y;
-	}
+	atari_mt_seed(&mt, seed);
+	for (size_t k = 0; k < n; k++)
+		out[k] = atari_mt_next(&mt);
 }
 
 /* The system random numbers are the same for every ROM: made once. */

@@ -76,6 +76,7 @@
 
 #define ATARI_SCREEN_WIDTH 160
 #define ATARI_SCREEN_HEIGHT 210	/* the rows ALE's getScreen returns */
+#define ATARI_PAL_HEIGHT 250	/* ... for a PAL game that sets no height */
 #define ATARI_FB_LINES 320	/* rows a frame buffer must have */
 #define ATARI_TIA_YSTART 34	/* first scan line of the screen (default) */
 

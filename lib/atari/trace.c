@@ -85,7 +85,7 @@ void atari_trace_random_actions(const struct atari_game *g, uint64_t seed, int *
 }
 
 int atari_trace_write(FILE *fp, const struct atari_rom *rom, const struct atari_game *g,
-		      const struct atari_env_config *cfg, const int *actions, long n,
+		      const struct atari_env_config *cfg, int reset, const int *actions, long n,
 		      struct core_error *err)
 {
 	struct atari_env *e = malloc(sizeof(*e));
@@ -97,7 +97,10 @@ int atari_trace_write(FILE *fp, const struct atari_rom *rom, const struct atari_
 		ret = core_error_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	atari_env_init(e, rom, g, cfg, 0, fb);
+	if (reset)
+		atari_env_init(e, rom, g, cfg, 0, fb);
+	else
+		atari_env_load(e, rom, g, cfg, 0, fb);
 	fprintf(fp, "%s\n", ATARI_TRACE_HEADER);
 	for (long i = 0; i < n; i++) {
 		int reward, terminal;
@@ -109,7 +112,7 @@ int atari_trace_write(FILE *fp, const struct atari_rom *rom, const struct atari_
 		for (int b = 0; b < 128; b++)
 			snprintf(ram + 2 * b, 3, "%02x", e->m.riot.ram[b]);
 		atari_md5_hex(atari_env_screen(e, fb),
-			      (size_t)ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT, md5);
+			      (size_t)ATARI_SCREEN_WIDTH * atari_env_screen_height(e), md5);
 		if (fprintf(fp, "%ld,%d,%d,%d,%d,%s,%s\n", i + 1, actions[i], reward,
 			    terminal, atari_env_lives(e), ram, md5) < 0) {
 			ret = core_error_errno(err, errno ? errno : EIO, "writing the trace failed");

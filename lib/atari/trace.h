@@ -38,12 +38,14 @@ int atari_trace_read_actions(FILE *fp, const char *name, int **out, long *n,
 void atari_trace_random_actions(const struct atari_game *g, uint64_t seed, int *out, long n);
 
 /*
- * Run the actions on a fresh environment (loaded as ALE loads a ROM) and
- * write the header and one row per frame to `fp`.  cfg->frameskip must be
- * 1.  Returns 0, or -EIO when writing fails, -ENOMEM.
+ * Run the actions on a fresh environment and write the header and one row
+ * per frame to `fp`.  The environment is loaded as ALE's loadROM loads it
+ * (atari_env_load), and with `reset` also reset as Gymnasium does before
+ * its first step (atari_env_init: reset_game in the configured mode and
+ * difficulty).  cfg->frameskip must be 1.  Returns 0, or -EIO when writing fails, -ENOMEM.
  */
 int atari_trace_write(FILE *fp, const struct atari_rom *rom, const struct atari_game *g,
-		      const struct atari_env_config *cfg, const int *actions, long n,
+		      const struct atari_env_config *cfg, int reset, const int *actions, long n,
 		      struct core_error *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atari/batch.h"
 #include "atari/env.h"
 #include "atari/md5.h"
 #include "test.h"
@@ -29,6 +30,66 @@ static void test_rng(void)
 
 	atari_rng_fill(5489, v, 2);
 	TEST_OK(v[0] == 3499211612u && v[1] == 581869302u, "rng: MT19937 reference outputs");
+}
+
+static uint8_t *image(size_t size, const void *code, size_t len);
+
+/* The environment's generator is std::mt19937: its 10000th output from the
+ * default seed is the C++ standard's check value; nextDouble is over 2^32. */
+static void test_mt(void)
+{
+	struct atari_mt mt, copy;
+	uint32_t x = 0;
+
+	atari_mt_seed(&mt, 5489);
+	for (int i = 0; i < 10000; i++)
+		x = atari_mt_next(&mt);
+	TEST_OK(x == 4123659995u, "mt: the 10000th output of std::mt19937 (C++ [rand.predef])");
+	copy = mt;
+	TEST_OK(atari_mt_next(&mt) == atari_mt_next(&copy), "mt: a copy draws the same numbers");
+	atari_mt_seed(&mt, 0);
+	TEST_OK(atari_mt_unit(&mt) == 2357136044u / 4294967296.0, "mt: unit is next / 2^32");
+}
+
+/* Modes and difficulties as ALE lists them; unknown ROMs have mode 0 only. */
+static void test_modes(void)
+{
+	const struct atari_game *g = atari_game_by_name("pooyan");
+	int v[16];
+
+	TEST_OK(g && atari_game_modes(g, v, 16) == 4 && v[0] == 10 && v[3] == 70,
+		"modes: Pooyan's are 10, 30, 50, 70, the first the default");
+	TEST_OK(atari_game_mode_valid(g, 30) && !atari_game_mode_valid(g, 20) &&
+		atari_game_mode_valid(g, ATARI_MODE_DEFAULT), "modes: valid and invalid modes");
+	g = atari_game_by_name("entombed");
+	TEST_OK(g && atari_game_difficulties(g, v, 16) == 2 && v[0] == 0 && v[1] == 2 &&
+		!atari_game_difficulty_valid(g, 1), "difficulties: Entombed's are 0 and 2");
+	TEST_OK(atari_game_modes(&atari_games[0], v, 16) == 1 && v[0] == 0 &&
+		atari_game_difficulties(&atari_games[0], v, 16) == 1,
+		"modes: an unknown ROM has mode 0 and difficulty 0 only");
+}
+
+/* A batch refuses a mode or difficulty its game does not have. */
+static void test_batch_modes(void)
+{
+	static const uint8_t code[] = { 0x4c, 0x00, 0xf0 };	/* JMP $F000 */
+	struct core_error err = CORE_ERROR_INIT;
+	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
+	struct atari_rom rom = ATARI_ROM_INIT;
+	struct atari_batch b;
+	uint8_t *img = image(4096, code, sizeof(code));
+
+	if (atari_rom_load_mem(&rom, img, 4096, 0, &err) < 0)
+		abort();
+	cfg.mode = 3;
+	TEST_OK(atari_batch_init(&b, &rom, &atari_games[0], &cfg, 1, 1, &err) == -EINVAL &&
+		strstr(err.msg, "has no mode 3"), "batch: an invalid mode is refused");
+	cfg.mode = ATARI_MODE_DEFAULT;
+	cfg.difficulty = 1;
+	TEST_OK(atari_batch_init(&b, &rom, &atari_games[0], &cfg, 1, 1, &err) == -EINVAL &&
+		strstr(err.msg, "has no difficulty 1"), "batch: an invalid difficulty is refused");
+	atari_rom_release(&rom);
+	free(img);
 }
 
 /* A 4K image: reset vector to $F000, `code` there. */
@@ -263,6 +324,9 @@ int main(void)
 {
 	test_md5();
 	test_rng();
+	test_mt();
+	test_modes();
+	test_batch_modes();
 	test_detect();
 	test_banks();
 	test_riot();
