@@ -189,35 +189,13 @@ static const char *controller_name(const struct atari_game *g)
 	return g->controller == ATARI_JOYSTICK ? "joystick" : "paddles";
 }
 
-/* "0, 1 or 2": a list of values for a message. */
-static void list_values(char *buf, size_t size, const int *v, int n)
-{
-	size_t len = 0;
-
-	buf[0] = 0;
-	for (int i = 0; i < n && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%d",
-					i == 0 ? "" : i == n - 1 ? " or " : ", ", v[i]);
-}
-
 /* The mode and difficulty must be the game's (as ALE lists them). */
 static void check_settings(const struct atari_game *g, const struct atari_env_config *cfg)
 {
-	int v[256], n;
-	char buf[1024];
+	struct core_error err = CORE_ERROR_INIT;
 
-	if (!atari_game_mode_valid(g, cfg->mode)) {
-		n = atari_game_modes(g, v, 256);
-		list_values(buf, sizeof(buf), v, n);
-		core_cli_usage_error(&cli, "game '%s' has no mode %d (valid: %s)", g->name,
-				     cfg->mode, buf);
-	}
-	if (!atari_game_difficulty_valid(g, cfg->difficulty)) {
-		n = atari_game_difficulties(g, v, 256);
-		list_values(buf, sizeof(buf), v, n);
-		core_cli_usage_error(&cli, "game '%s' has no difficulty %d (valid: %s)", g->name,
-				     cfg->difficulty, buf);
-	}
+	if (atari_game_check(g, cfg->mode, cfg->difficulty, &err) < 0)
+		core_cli_usage_error(&cli, "%s", err.msg);
 }
 
 /* Load the ROM and find its game; exits with a message on failure. */

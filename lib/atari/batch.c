@@ -133,11 +133,8 @@ int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 	memset(b, 0, sizeof(*b));
 	if (n < 1)
 		return core_error_set(err, -EINVAL, "a batch needs at least one environment");
-	if (!atari_game_mode_valid(g, cfg->mode))
-		return core_error_set(err, -EINVAL, "game '%s' has no mode %d", g->name, cfg->mode);
-	if (!atari_game_difficulty_valid(g, cfg->difficulty))
-		return core_error_set(err, -EINVAL, "game '%s' has no difficulty %d", g->name,
-				      cfg->difficulty);
+	if (atari_game_check(g, cfg->mode, cfg->difficulty, err) < 0)
+		return err->code;
 	b->rom = rom;
 	b->game = g;
 	b->cfg = *cfg;

@@ -105,6 +105,14 @@ int atari_game_difficulties(const struct atari_game *g, int *out, int max);
 int atari_game_mode_valid(const struct atari_game *g, int m);
 int atari_game_difficulty_valid(const struct atari_game *g, int d);
 
+/*
+ * 0 when mode m and difficulty d are the game's; else -EINVAL with a
+ * message that names the valid values ("game 'pooyan' has no mode 20
+ * (valid: 10, 30, 50 or 70)").  In game_check.c (host code).
+ */
+struct core_error;
+int atari_game_check(const struct atari_game *g, int m, int d, struct core_error *err);
+
 /* Reward bookkeeping between frames (ALE's RomSettings members). */
 struct atari_game_state {
 	int32_t score;

@@ -93,8 +93,8 @@ static void vec_run(struct atari_vec *v, int i)
 	int slot, bs = v->vc.batch_size;
 
 	if (ve->action == ATARI_VEC_RELOAD || !ve->loaded) {
+		/* loadROM, setMode, setDifficulty, reset_game: as Gymnasium. */
 		atari_env_init(e, &v->rom, v->game, &v->cfg, (uint32_t)i, fb);
-		atari_env_reset(e, &v->rom, v->game, &v->cfg, fb);
 		ve->loaded = 1;
 	} else if (ve->action == ATARI_VEC_RESET || ve->pending_reset) {
 		atari_env_reset(e, &v->rom, v->game, &v->cfg, fb);
@@ -206,8 +206,6 @@ static int vec_check_config(const struct atari_env_config *cfg, const struct ata
 		return core_error_set(err, -EINVAL, "repeat_action_probability must be in [0, 1]");
 	if (cfg->max_frames < 0 || cfg->noop_max < 0)
 		return core_error_set(err, -EINVAL, "max_episode_steps and noop_max must not be negative");
-	if (cfg->difficulty < 0 || cfg->difficulty > 3)
-		return core_error_set(err, -EINVAL, "difficulty must be 0 to 3, not %d", cfg->difficulty);
 	switch (cfg->obs) {
 	case ATARI_OBS_NONE: case ATARI_OBS_INDEX: case ATARI_OBS_GRAY: case ATARI_OBS_RGB:
 	case ATARI_OBS_RAM:
@@ -261,6 +259,8 @@ int atari_vec_open(struct atari_vec **out, const char *rom_path, const char *gam
 	}
 	if (!v->game)
 		v->game = &atari_games[0];
+	if ((ret = atari_game_check(v->game, cfg->mode, cfg->difficulty, err)) < 0)
+		goto fail;
 	for (int a = 0; a < ATARI_ACTIONS; a++)
 		if (vc->full_action_space || (v->game->minimal & (1u << a)))
 			v->actions[v->n_actions++] = a;

@@ -47,12 +47,8 @@ static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
 					 &cfg.noop_max, &cfg.episodic_life, &cfg.maxpool, &cfg.obs,
 					 &cfg.resize, &cfg.difficulty, &seed, &mode))
 		return -1;
-	/* Game modes: -1 is the game's default mode. */
-	if (mode != -1) {
-		PyErr_Format(PyExc_ValueError, "mode=%d: this emulator selects only the default mode so far",
-			     mode);
-		return -1;
-	}
+	/* Game modes: -1 (ATARI_MODE_DEFAULT) is the game's default mode. */
+	cfg.mode = mode;
 	cfg.seed = seed;
 	if (self->v)
 		atari_vec_free(self->v);

@@ -229,9 +229,30 @@ def test_rom_of_another_game_is_refused():
         VectorEnv("breakout", 1, rom=ra.rom_path("pong"))
 
 
-def test_mode_is_not_wired_yet():
-    with pytest.raises(ValueError, match="mode"):
-        VectorEnv("pong", 1, mode=1)
+def test_mode_and_difficulty_as_ale_lists_them():
+    # Pong's modes are 0 and 1; an invalid one is refused naming the valid.
+    with pytest.raises(ValueError, match=r"no mode 5 \(valid: 0 or 1\)"):
+        VectorEnv("pong", 1, mode=5)
+    with pytest.raises(ValueError, match="no difficulty 7"):
+        VectorEnv("pong", 1, difficulty=7)
+    # Mode 1 through the package equals ALE's setMode(1) + reset_game.
+    ale_py = pytest.importorskip("ale_py")
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", 0)
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.setLoggerMode(ale_py.LoggerMode.Error)
+    ale.loadROM(ale_py.roms.get_rom_path("pong"))
+    ale.setMode(1)
+    ale.reset_game()
+    env = VectorEnv("pong", 1, mode=1, frameskip=1, repeat_action_probability=0.0,
+                    noop_max=0, obs_type="ram", seed=0)
+    obs, _ = env.reset(seed=0)
+    assert np.array_equal(obs[0], ale.getRAM())
+    for t in range(200):
+        obs, *_ = env.step(np.full(1, t % 3, dtype=np.int64))
+        ale.act(ale_py.Action(int(env.action_set[t % 3])))
+        assert np.array_equal(obs[0], ale.getRAM()), t
+    env.close()
 
 
 def test_difficulty_changes_the_game():

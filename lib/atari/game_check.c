@@ -1,0 +1,36 @@
+/* The check of a game's mode and difficulty, with the valid values named. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "atari/game.h"
+#include "core/error.h"
+
+/* "0, 1 or 2": a list of values for a message. */
+static void list_values(char *buf, size_t size, const int *v, int n)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d",
+					i == 0 ? "" : i == n - 1 ? " or " : ", ", v[i]);
+}
+
+int atari_game_check(const struct atari_game *g, int m, int d, struct core_error *err)
+{
+	int v[256], n;
+	char buf[1024];
+
+	if (!atari_game_mode_valid(g, m)) {
+		n = atari_game_modes(g, v, 256);
+		list_values(buf, sizeof(buf), v, n);
+		return core_error_set(err, -EINVAL, "game '%s' has no mode %d (valid: %s)", g->name, m, buf);
+	}
+	if (!atari_game_difficulty_valid(g, d)) {
+		n = atari_game_difficulties(g, v, 256);
+		list_values(buf, sizeof(buf), v, n);
+		return core_error_set(err, -EINVAL, "game '%s' has no difficulty %d (valid: %s)", g->name,
+				      d, buf);
+	}
+	return 0;
+}
