@@ -51,13 +51,6 @@ workload_pid() {
 	cpu_check t.csv expect pipe wait 0.9
 }
 
-@test "--cpu-sample: torch operators written as x @ w + b are >= 90% backend" {
-	skip_unless_python torch
-	run rlprof-record -o t.csv -- python3 "$TOP/tests/workloads/phases.py" ru.txt torch
-	assert_success
-	cpu_check t.csv expect torch backend 0.9
-}
-
 @test "--cpu-sample: beside busy processes, runnable time appears and CPU time is the kernel's user+sys within 2%" {
 	skip_unless_python numpy
 	busy 2

@@ -11,6 +11,7 @@
 export LC_ALL=C
 bats_require_minimum_version 1.5.0
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+[ -e "$TOP/Makefile" ] || TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)	# tests/train/
 : "${RLKIT_BUILD:=$TOP/build}"
 export RLKIT_BUILD TOP
 export PATH="$RLKIT_BUILD/bin:$PATH"

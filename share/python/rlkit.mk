@@ -33,7 +33,8 @@ $(ATARI_PYEXT): $(ATARI_PYEXT_OBJS)
 
 -include $(wildcard $(O)/pyext-obj/*/*.d $(O)/pyext-obj/*/*/*.d $(O)/pyext-obj/*/*/*/*.d)
 
-# The training tests (Stable-Baselines3 PPO over rlkit.atari) need PyTorch:
+# The training tests (Stable-Baselines3 PPO over rlkit.atari) and rlprof's
+# PyTorch suite (tests/train) need PyTorch:
 # 'make check-train' installs what they need and runs them; 'make check'
 # runs the rest of the package's tests.
 TRAIN_PIP_PACKAGES := torch stable-baselines3
@@ -42,3 +43,4 @@ check-train: all
 	$(Q)PIP_PACKAGES='$(TRAIN_PIP_PACKAGES)' DEB_PACKAGES= sh .ci/deps
 	$(Q)PYTHONPATH='$(abspath $(O))/share/rlkit/python' RLKIT_TRAIN=1 \
 		python3 -m pytest -q share/python/tests/test_train.py
+	$(Q)RLKIT_BUILD='$(abspath $(O))' tests/run tests/train/*.bats
