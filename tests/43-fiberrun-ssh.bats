@@ -19,21 +19,7 @@ setup_file() {
 	: > "$D/ssh_config"
 	for n in 1 2; do
 		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		cat > "$D/sshd$n.conf" <<CONF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $D/host_key
-AuthorizedKeysFile $D/authorized_keys
-PidFile $D/sshd$n.pid
-StrictModes no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-PermitRootLogin prohibit-password
-MaxStartups 100:30:200
-MaxSessions 100
-LogLevel INFO
-CONF
+		write_sshd_config "$D/sshd$n.conf" 127.0.0.1 "$port" "$D" "$D/sshd$n.pid"
 		/usr/sbin/sshd -f "$D/sshd$n.conf" -D -E "$D/sshd$n.log" &
 		echo $! > "$D/sshd$n.bgpid"
 		cat >> "$D/ssh_config" <<CONF

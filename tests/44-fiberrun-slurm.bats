@@ -31,33 +31,17 @@ setup_file() {
 	p1=$(free_port)
 	p2=$(free_port)
 	host=$(hostname -s)
-	cat > "$SLURM_CONF" <<CONF
+	slurm_conf_common "$S" > "$SLURM_CONF"
+	cat >> "$SLURM_CONF" <<CONF
 ClusterName=fiberrun-test
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$p1
 SlurmdPort=$p2
-AuthType=auth/munge
-AuthInfo=socket=$S/munge.socket
-CredType=cred/munge
-StateSaveLocation=$S/state
 SlurmdSpoolDir=$S/spool
 SlurmctldPidFile=$S/slurmctld.pid
 SlurmdPidFile=$S/slurmd.pid
 SlurmctldLogFile=$S/slurmctld.log
 SlurmdLogFile=$S/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SwitchType=switch/none
-MpiDefault=none
-SlurmUser=root
-SlurmdUser=root
-ReturnToService=2
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SlurmdParameters=config_overrides
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
 NodeName=$host NodeAddr=127.0.0.1 CPUs=16 State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF

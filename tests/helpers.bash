@@ -122,3 +122,6 @@ rlkit_make() {
 	fi
 	make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" "${vars[@]}" "$@"
 }
+
+# The configuration of the daemons that tests start (sshd, Slurm).
+source "$TOP/tests/daemons.bash"

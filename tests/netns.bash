@@ -121,21 +121,7 @@ CONF
 
 netns_sshd_start() {
 	local i=$1
-	cat > "$NETNS/sshd$i.conf" <<CONF
-Port 22
-ListenAddress $(netns_addr "$i")
-HostKey $NETNS/host_key
-AuthorizedKeysFile $NETNS/authorized_keys
-PidFile $NETNS/sshd$i.pid
-StrictModes no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-PermitRootLogin prohibit-password
-MaxStartups 100:30:200
-MaxSessions 100
-LogLevel INFO
-CONF
+	write_sshd_config "$NETNS/sshd$i.conf" "$(netns_addr "$i")" 22 "$NETNS" "$NETNS/sshd$i.pid"
 	on "h$i" /usr/sbin/sshd -f "$NETNS/sshd$i.conf" -D -E "$NETNS/sshd$i.log" &
 	echo $! > "$NETNS/sshd$i.bgpid"
 	disown $!	# netns_down kills it, without a word from the shell
@@ -193,34 +179,18 @@ netns_slurm_up() {
 	munged -f -S "$S/munge.socket" --key-file="$S/munge.key" --log-file="$S/munged.log" \
 		--pid-file="$S/munged.pid" --seed-file="$S/munged.seed" 2> "$S/munged.err" ||
 		{ echo "munged cannot start: $(cat "$S/munged.err")"; return 1; }
-	cat > "$SLURM_CONF" <<CONF
+	slurm_conf_common "$S" > "$SLURM_CONF"
+	cat >> "$SLURM_CONF" <<CONF
 ClusterName=fiberrun-netns
 SlurmctldHost=h0($(netns_addr 0))
 SlurmctldPort=6817
 SlurmdPort=6818
-AuthType=auth/munge
-AuthInfo=socket=$S/munge.socket
-CredType=cred/munge
-StateSaveLocation=$S/state
 SlurmdSpoolDir=$S/spool-%n
 SlurmctldPidFile=$S/slurmctld.pid
 SlurmdPidFile=$S/slurmd-%n.pid
 SlurmctldLogFile=$S/slurmctld.log
 SlurmdLogFile=$S/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SwitchType=switch/none
-MpiDefault=none
-SlurmUser=root
-SlurmdUser=root
-ReturnToService=2
 SlurmdTimeout=10
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SlurmdParameters=config_overrides
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
 CONF
 	for ((i = 1; i <= n; i++)); do
 		echo "NodeName=h$i NodeAddr=$(netns_addr "$i") CPUs=1 State=UNKNOWN" >> "$SLURM_CONF"

@@ -18,6 +18,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "prof/catmap.h"
 
 #define NSLOTS 512			/* threads sampled at once, a power of 2 */
@@ -65,14 +66,6 @@ static pthread_t helper;
 static _Atomic pid_t helper_tid;
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long dl_count;
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static pid_t gettid_(void)
 {
@@ -322,7 +315,7 @@ static int64_t thread_start(pid_t tid)
 	if (!p || sscanf(p + 1, "%llu", &ticks) != 1 ||
 	    clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
 		return 0;
-	return now_ns() - ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec) +
+	return core_clock_real_ns() - ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec) +
 	       (int64_t)(ticks * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
 }
 
@@ -334,7 +327,7 @@ static struct prof_cpus_thread *slot_add(pid_t tid, int64_t start, int timer)
 	struct sigevent sev;
 	struct itimerspec its;
 	char path[64];
-	int64_t now = now_ns(), cpu;
+	int64_t now = core_clock_real_ns(), cpu;
 
 	for (i = 0; i < NSLOTS; i++, h = (h + 1) & (NSLOTS - 1)) {
 		int32_t t = atomic_load(&slots[h].tid);
@@ -625,7 +618,7 @@ static void *helper_main(void *arg)
 	emit_seg(0, NULL);	/* its name goes in the trace */
 	/* Its own CPU time is in the trace too (as native, unsampled). */
 	pthread_mutex_lock(&slot_lock);
-	slot_add(gettid_(), now_ns(), 0);
+	slot_add(gettid_(), core_clock_real_ns(), 0);
 	pthread_mutex_unlock(&slot_lock);
 	while (atomic_load(&running)) {
 		size_t i;
@@ -635,12 +628,12 @@ static void *helper_main(void *arg)
 		pthread_mutex_lock(&slot_lock);
 		scan();
 		/* Threads gone since the last scan: their last segment. */
-		drain(now_ns(), 0, 1);
+		drain(core_clock_real_ns(), 0, 1);
 		for (i = 0; i < NSLOTS; i++)
 			if (atomic_load(&slots[i].tid) > 0 && !slots[i].seen)
 				slot_free(&slots[i]);
 		if (++n % DRAIN_EVERY == 0)
-			drain(now_ns(), 0, 0);
+			drain(core_clock_real_ns(), 0, 0);
 		pthread_mutex_unlock(&slot_lock);
 	}
 	return NULL;

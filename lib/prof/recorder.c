@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "prof/cpusample.h"
 #include "prof/trace.h"
 
@@ -57,14 +58,6 @@ static __thread struct tbuf *cur;
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
 	SIGTERM, SIGINT, SIGHUP, SIGQUIT };
 static struct sigaction old_actions[NSIG];
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static uint32_t gettid_(void)
 {
@@ -121,7 +114,7 @@ static void write_single(uint32_t tid, enum prof_spool_type type, uint8_t arg,
 	c.r.size = (uint16_t)(text ? prof_spool_rec_size(len) : sizeof(c.r));
 	c.r.type = (uint8_t)type;
 	c.r.arg = arg;
-	c.r.t = now_ns();
+	c.r.t = core_clock_real_ns();
 	c.r.u = u;
 	if (text)
 		memcpy(c.text, text, len);
@@ -154,7 +147,7 @@ static void thread_end(void *arg)
 {
 	struct tbuf *tb = arg;
 	int expect = TB_IDLE;
-	int64_t t = now_ns();
+	int64_t t = core_clock_real_ns();
 
 	seg_at(tb, t);
 	prof_cpus_thread_done(tb->cs);
@@ -282,7 +275,7 @@ static void emit_seg(int64_t start, const struct prof_spool_seg *seg)
 static inline void add(struct tbuf *tb, enum prof_spool_type type, uint32_t domain,
 		       uint64_t u, uint8_t arg, const char *text, size_t len)
 {
-	add_at(tb, now_ns(), type, domain, u, arg, text, len);
+	add_at(tb, core_clock_real_ns(), type, domain, u, arg, text, len);
 }
 
 void prof_rec_add(enum prof_spool_type type, uint32_t domain, uint64_t u,
@@ -330,7 +323,7 @@ int prof_rec_push(uint32_t domain, const char *name)
 
 	if (!tb)
 		return -1;
-	t = now_ns();
+	t = core_clock_real_ns();
 	seg_at(tb, t);
 	add_at(tb, t, PROF_REC_PUSH, domain, 0, 0, name ? name : "", name ? strlen(name) : 0);
 	return tb->depth++;
@@ -344,7 +337,7 @@ int prof_rec_pop(uint32_t domain)
 
 	if (!tb)
 		return -1;
-	t = now_ns();
+	t = core_clock_real_ns();
 	seg_at(tb, t);
 	add_at(tb, t, PROF_REC_POP, domain, 0, 0, NULL, 0);
 	return tb->depth > 0 ? --tb->depth : -1;
@@ -393,7 +386,7 @@ static void add_thread_name(struct tbuf *tb)
 void prof_rec_finish(void)
 {
 	struct tbuf *tb = cur;
-	int64_t t = now_ns();
+	int64_t t = core_clock_real_ns();
 
 	if (!atomic_load(&active))
 		return;
@@ -500,19 +493,19 @@ static int64_t process_start_ns(void)
 	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), i;
 
 	if (fd < 0)
-		return now_ns();
+		return core_clock_real_ns();
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0 || !(p = strrchr(buf, ')')))
-		return now_ns();
+		return core_clock_real_ns();
 	buf[n] = 0;
 	/* Field 22 is starttime; p is at the end of field 2. */
 	for (i = 2; i < 22 && p; i++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p + 1, "%llu", &ticks) != 1 ||
 	    clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
-		return now_ns();
-	now = now_ns();
+		return core_clock_real_ns();
+	now = core_clock_real_ns();
 	start = now - ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec) +
 		(int64_t)(ticks * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
 	return start < now ? start : now;	/* good to a clock tick */
@@ -544,7 +537,7 @@ static void add_proc(int forked, int64_t start)
 static void atfork_child(void)
 {
 	struct tbuf *tb, *self = cur;
-	int64_t t = now_ns();
+	int64_t t = core_clock_real_ns();
 
 	cur_pid = (uint32_t)getpid();
 	if (spool_fd >= 0)

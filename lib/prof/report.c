@@ -198,13 +198,7 @@ static const struct core_col row_cols[C_NCOLS] = {
 	{ .name = "category" },
 	{ .name = "time_us", .type = CORE_COL_DURATION, .unit = "us", .decimals = 3, .title = "time" },
 	{ .name = "percent", .type = CORE_COL_FLOAT, .decimals = 2, .title = "%" },
-	{ .name = "calls", .type = CORE_COL_INT },
-	{ .name = "exclusive_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "exclusive" },
-	{ .name = "inclusive_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "inclusive" },
-	{ .name = "mean_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "mean" },
-	{ .name = "p50_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "p50" },
-	{ .name = "p95_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "p95" },
-	{ .name = "max_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "max" },
+	PROF_CALL_STAT_COLS,
 };
 
 /* The process column: the pid, or "all". */

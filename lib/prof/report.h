@@ -114,4 +114,17 @@ int prof_report_name_matches(const char *command, const char *name);
  */
 int prof_report_parse_duration(const char *s, int64_t *ns);
 
+
+/* The per-call statistics columns of a table (core_col initialisers), in
+ * the order of every format: calls, exclusive_ns, inclusive_ns, mean_ns,
+ * p50_ns, p95_ns, max_ns. */
+#define PROF_CALL_STAT_COLS \
+	{ .name = "calls", .type = CORE_COL_INT }, \
+	{ .name = "exclusive_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "exclusive" }, \
+	{ .name = "inclusive_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "inclusive" }, \
+	{ .name = "mean_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "mean" }, \
+	{ .name = "p50_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "p50" }, \
+	{ .name = "p95_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "p95" }, \
+	{ .name = "max_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "max" }
+
 #endif

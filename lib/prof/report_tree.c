@@ -12,13 +12,7 @@ static const struct core_col tree_cols[T_NCOLS] = {
 	{ .name = "process", .flags = CORE_COL_NO_TABLE },
 	{ .name = "operation", .max_width = 60 },
 	{ .name = "depth", .type = CORE_COL_INT, .flags = CORE_COL_NO_TABLE },
-	{ .name = "calls", .type = CORE_COL_INT },
-	{ .name = "exclusive_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "exclusive" },
-	{ .name = "inclusive_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "inclusive" },
-	{ .name = "mean_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "mean" },
-	{ .name = "p50_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "p50" },
-	{ .name = "p95_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "p95" },
-	{ .name = "max_ns", .type = CORE_COL_DURATION, .unit = "ns", .title = "max" },
+	PROF_CALL_STAT_COLS,
 	{ .name = "percent", .type = CORE_COL_FLOAT, .decimals = 2, .title = "%" },
 };
 
