@@ -127,7 +127,7 @@ static HOSTDEV int env_mode_value(const struct atari_env *e, const struct atari_
 {
 	if (g->mode_mul < 0)
 		return (e->mode / 10) << 4 | e->mode % 10;
-	return g->mode_value + ((int)e->mode - g->default_mode) * g->mode_mul;
+	return g->mode_value + ((int)e->mode - atari_game_default_mode(g)) * g->mode_mul;
 }
 
 static HOSTDEV int env_mode_ok(const struct atari_env *e, const struct atari_game *g)
@@ -225,7 +225,7 @@ HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
 		env_machine_reset(e, rom, fb);
 	}
 	e->difficulty = 0;
-	e->mode = (uint8_t)g->default_mode;
+	e->mode = (uint8_t)atari_game_default_mode(g);
 	env_ale_reset(e, rom, g, cfg, fb);
 }
 
@@ -247,7 +247,7 @@ HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
 		return;
 	}
 	e->difficulty = (uint8_t)cfg->difficulty;
-	e->mode = (uint8_t)(cfg->mode == ATARI_MODE_DEFAULT ? g->default_mode : cfg->mode);
+	e->mode = (uint8_t)(cfg->mode == ATARI_MODE_DEFAULT ? atari_game_default_mode(g) : cfg->mode);
 	env_ale_reset(e, rom, g, cfg, fb);
 	if (cfg->noop_max > 0) {
 		int n = 1 + (int)(atari_mt_next(&e->rng) % (uint32_t)cfg->noop_max);

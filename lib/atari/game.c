@@ -65,7 +65,7 @@ static const uint8_t modes_basic_math[] = { 5, 6, 7, 8 };
 static const uint8_t modes_flag_capture[] = { 8, 9, 10 };
 static const uint8_t modes_m01[] = { 0, 1 };
 static const uint8_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
-#define MODES(n) modes_##n, (int)sizeof(modes_##n), modes_##n[0]
+#define MODES(n) modes_##n, (int)sizeof(modes_##n), 0	/* default: modes_##n[0] */
 static const uint8_t modes_pong[] = { 0, 1 };
 static const uint8_t modes_breakout[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44 };
 static const uint8_t modes_space_invaders[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
@@ -109,19 +109,19 @@ static const uint8_t modes_zaxxon[] = { 0, 8, 16, 24 };
  */
 #define XG(...) XG_(__VA_ARGS__)
 #define XG_(name, title, md5, id, ctrl, ystart, height, minimal, s1, n1, s2, n2, lives, \
-	    addr, value, addr2, value2, sel, first, modes, nmodes, defmode, mul, diffs, \
+	    addr, value, addr2, value2, sel, first, modes, nmodes, nolist, mul, diffs, \
 	    nohmove, swap, pmax, verified) \
 	{ name, title, md5, id, 0, ctrl, 0, 60, ystart, height, minimal, s1, n1, \
 	  addr, value, addr2, value2, sel, lives, verified, nohmove, 0, swap, 0, s2, n2, \
-	  first, modes, nmodes, defmode, mul, diffs, pmax }
+	  first, modes, nmodes, nolist, mul, diffs, pmax }
 /* The same, with actions ALE turns into NOOP (bit a for action a). */
 #define XGI(illegal, ...) XGI_(illegal, __VA_ARGS__)
 #define XGI_(illegal, name, title, md5, id, ctrl, ystart, height, minimal, s1, n1, s2, n2, \
-	     lives, addr, value, addr2, value2, sel, first, modes, nmodes, defmode, mul, diffs, \
+	     lives, addr, value, addr2, value2, sel, first, modes, nmodes, nolist, mul, diffs, \
 	     nohmove, swap, pmax, verified) \
 	{ name, title, md5, id, 0, ctrl, 0, 60, ystart, height, minimal, s1, n1, \
 	  addr, value, addr2, value2, sel, lives, verified, nohmove, illegal, swap, 0, s2, n2, \
-	  first, modes, nmodes, defmode, mul, diffs, pmax }
+	  first, modes, nmodes, nolist, mul, diffs, pmax }
 #define NO_MODES NULL, 0, 0
 /* MD5 of share/roms/catch.bin as the build assembles it (a test checks it). */
 #define CATCH_MD5 "0d86d32974ce16f76406c387ec5b95e1"

@@ -76,18 +76,26 @@ struct atari_game {
 	int first_select;
 	/*
 	 * Modes and difficulties as ALE lists them.  modes[0] is the default
-	 * mode (n_modes 0: mode 0 only).  Mode m is selected when
-	 * RAM[mode_addr] == mode_value + (m - default_mode) * mode_mul, or, when
+	 * mode (n_modes 0: only no_list_mode, 0); atari_game_default_mode()
+	 * says which.  Mode m is selected when RAM[mode_addr] == mode_value +
+	 * (m - default mode) * mode_mul, or, when
 	 * mode_mul is -1, when RAM[mode_addr] holds m in BCD.
 	 * difficulties: bit d set for each valid difficulty d (0: only 0).
 	 */
 	const uint8_t *modes;
 	int n_modes;
-	int default_mode;
+	int no_list_mode;	/* the mode of a game without a list */
 	int mode_mul;
 	unsigned difficulties;
 	int paddle_max;		/* paddle range maximum in ohms (0: ATARI_PADDLE_MAX) */
 };
+
+/* The game's default mode: the first ALE lists (a constant table entry
+ * cannot hold modes[0] itself: not a compile-time constant in C). */
+static inline HOSTDEV int atari_game_default_mode(const struct atari_game *g)
+{
+	return g->n_modes ? g->modes[0] : g->no_list_mode;
+}
 
 /* The default mode in struct atari_env_config (the game's default). */
 #define ATARI_MODE_DEFAULT (-1)
