@@ -49,10 +49,10 @@ demo-cule: all
 		$(O)/demo-cule-trace.csv
 
 # make check-parity: every supported game against ALE (make check runs a
-# slice of them; see tests/31-cule-bench-parity.bats).
+# slice of them: tests/31-cule-bench-parity.bats; all: tests/parity/all-games.bats).
 .PHONY: check-parity
 check-parity: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)unset MAKEFLAGS MFLAGS MAKELEVEL; RLKIT_PARITY=all \
-		RLKIT_BUILD='$(abspath $(O))' tests/run tests/31-cule-bench-parity.bats \
+		RLKIT_BUILD='$(abspath $(O))' tests/run tests/parity/all-games.bats \
 		tests/34-cule-bench-modes.bats
