@@ -9,6 +9,7 @@
 #include "core/grow.h"
 #include "core/utf8.h"
 #include "prof/report.h"
+#include "prof/report_filter.h"
 
 /* Every JSON string of the trace goes through the toolkit's one escaper. */
 static void json_str(FILE *fp, const char *s)
@@ -25,11 +26,9 @@ struct synth {
 
 struct prof_chrome {
 	FILE *fp;
-	int64_t from, to, lo, hi;
-	int64_t t0;		/* the start of the first event: ts 0 */
-	int64_t *only;		/* prof_chrome_only() */
-	size_t nonly, only_cap;
-	int started, first;
+	struct prof_window win;	/* win.t0 is ts 0 */
+	struct prof_pidset only;	/* prof_chrome_only() */
+	int first;
 	struct synth *syn;
 	size_t nsyn, syn_cap, last;
 };
@@ -48,10 +47,7 @@ int prof_chrome_new(struct prof_chrome **out, FILE *fp, int64_t from, int64_t to
 	if (!c)
 		return -ENOMEM;
 	c->fp = fp;
-	c->from = from;
-	c->to = to;
-	c->lo = INT64_MIN;
-	c->hi = INT64_MAX;
+	prof_window_init(&c->win, from, to);
 	c->last = (size_t)-1;
 	header(c);
 	return 0;
@@ -59,22 +55,7 @@ int prof_chrome_new(struct prof_chrome **out, FILE *fp, int64_t from, int64_t to
 
 int prof_chrome_only(struct prof_chrome *c, int64_t pid)
 {
-	if (CORE_GROW(c->only, c->only_cap, c->nonly + 1) < 0)
-		return -ENOMEM;
-	c->only[c->nonly++] = pid;
-	return 0;
-}
-
-static int shown(const struct prof_chrome *c, int64_t pid)
-{
-	size_t i;
-
-	if (!c->nonly)
-		return 1;
-	for (i = 0; i < c->nonly; i++)
-		if (c->only[i] == pid)
-			return 1;
-	return 0;
+	return prof_pidset_add(&c->only, pid);
 }
 
 void prof_chrome_free(struct prof_chrome *c)
@@ -82,7 +63,7 @@ void prof_chrome_free(struct prof_chrome *c)
 	if (!c)
 		return;
 	free(c->syn);
-	free(c->only);
+	prof_pidset_release(&c->only);
 	free(c);
 }
 
@@ -91,9 +72,7 @@ int prof_chrome_restart(struct prof_chrome *c)
 	fflush(c->fp);
 	if (fseeko(c->fp, 0, SEEK_SET) != 0 || ftruncate(fileno(c->fp), 0) != 0)
 		return -EIO;
-	c->started = 0;
-	c->lo = INT64_MIN;
-	c->hi = INT64_MAX;
+	prof_window_reset(&c->win);
 	c->nsyn = 0;
 	c->last = (size_t)-1;
 	header(c);
@@ -138,22 +117,10 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 		      const struct prof_ev *ev)
 {
 	FILE *fp = c->fp;
-	int64_t tid = ev->tid, a = ev->start, b = ev->end;
+	int64_t tid = ev->tid, a, b;
 	const char *name = prof_trace_str(r, ev->name), *cat = "op";
 
-	if (!c->started) {
-		c->started = 1;
-		c->t0 = ev->start;
-		if (c->from != INT64_MIN)
-			c->lo = ev->start + c->from;
-		if (c->to != INT64_MAX)
-			c->hi = ev->start + c->to;
-	}
-	if (a < c->lo)
-		a = c->lo;
-	if (b > c->hi)
-		b = c->hi;
-	if (b < a || (b == a && (ev->start < c->lo || ev->start >= c->hi)))
+	if (!prof_window_clip(&c->win, ev, &a, &b))
 		return 0;
 	switch (ev->kind) {
 	case PROF_KIND_CPU:
@@ -210,7 +177,7 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 		fputs(",\"ph\":\"X\"", fp);
 		break;
 	}
-	ts(fp, "ts", a - c->t0);
+	ts(fp, "ts", a - c->win.t0);
 	if (ev->kind != PROF_KIND_MARK && ev->kind != PROF_KIND_WARNING &&
 	    ev->kind != PROF_KIND_COUNTER)
 		ts(fp, "dur", b - a);
@@ -260,13 +227,13 @@ int prof_chrome_finish(struct prof_chrome *c, const struct prof_trace_reader *r)
 	for (i = 0; i < np; i++) {
 		const char *n = prof_trace_str(r, pr[i].name);
 
-		if (!shown(c, pr[i].pid))
+		if (!prof_pidset_has(&c->only, pr[i].pid))
 			continue;
 		snprintf(buf, sizeof(buf), "%.70s%spid %" PRId64, n, *n ? " " : "", pr[i].pid);
 		meta(c, "process_name", pr[i].pid, -1, buf);
 	}
 	for (i = 0; i < nt; i++)
-		if (th[i].name && shown(c, th[i].pid))
+		if (th[i].name && prof_pidset_has(&c->only, th[i].pid))
 			meta(c, "thread_name", th[i].pid, th[i].tid, prof_trace_str(r, th[i].name));
 	for (i = 0; i < c->nsyn; i++) {
 		const struct synth *s = &c->syn[i];
@@ -288,6 +255,6 @@ int prof_chrome_finish(struct prof_chrome *c, const struct prof_trace_reader *r)
 	fprintf(c->fp, "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"producer\":\"rlprof-report\",\"trace\":");
 	json_str(c->fp, prof_trace_name(r));
 	/* A string: a JSON number cannot hold epoch nanoseconds exactly. */
-	fprintf(c->fp, ",\"start_ns\":\"%" PRId64 "\"}}\n", c->started ? c->t0 : 0);
+	fprintf(c->fp, ",\"start_ns\":\"%" PRId64 "\"}}\n", c->win.t0);
 	return ferror(c->fp) ? -EIO : 0;
 }

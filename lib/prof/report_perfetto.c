@@ -8,6 +8,7 @@
 
 #include "core/grow.h"
 #include "core/map.h"
+#include "prof/report_filter.h"
 
 /* Field numbers of Perfetto's protos/perfetto/trace (wire types below). */
 enum {
@@ -51,16 +52,15 @@ struct pbuf {
 
 struct prof_perfetto {
 	FILE *fp;
-	int64_t from, to, lo, hi;
-	int started, first_packet, nomem;
+	struct prof_window win;
+	int first_packet, nomem;
 	struct track *tracks;
 	size_t ntracks, tracks_cap, last;
 	struct core_map index;	/* (pid, kind, a, b, lane) -> track */
 	struct pending *heap;
 	size_t nheap, heap_cap;
 	uint64_t serial;
-	int64_t *only;
-	size_t nonly, only_cap;
+	struct prof_pidset only;	/* prof_perfetto_only() */
 	struct pbuf msg, sub, pkt, out;
 	const struct prof_trace_reader *r;	/* names tracks made now */
 };
@@ -385,10 +385,7 @@ int prof_perfetto_new(struct prof_perfetto **out, FILE *fp, int64_t from, int64_
 	if (!p)
 		return -ENOMEM;
 	p->fp = fp;
-	p->from = from;
-	p->to = to;
-	p->lo = INT64_MIN;
-	p->hi = INT64_MAX;
+	prof_window_init(&p->win, from, to);
 	p->last = (size_t)-1;
 	p->first_packet = 1;
 	return 0;
@@ -396,10 +393,7 @@ int prof_perfetto_new(struct prof_perfetto **out, FILE *fp, int64_t from, int64_
 
 int prof_perfetto_only(struct prof_perfetto *p, int64_t pid)
 {
-	if (CORE_GROW(p->only, p->only_cap, p->nonly + 1) < 0)
-		return -ENOMEM;
-	p->only[p->nonly++] = pid;
-	return 0;
+	return prof_pidset_add(&p->only, pid);
 }
 
 static void forget(struct prof_perfetto *p)
@@ -421,7 +415,7 @@ void prof_perfetto_free(struct prof_perfetto *p)
 	forget(p);
 	free(p->tracks);
 	free(p->heap);
-	free(p->only);
+	prof_pidset_release(&p->only);
 	free(p->msg.d);
 	free(p->sub.d);
 	free(p->pkt.d);
@@ -435,35 +429,22 @@ int prof_perfetto_restart(struct prof_perfetto *p)
 	if (fseeko(p->fp, 0, SEEK_SET) != 0 || ftruncate(fileno(p->fp), 0) != 0)
 		return -EIO;
 	forget(p);
-	p->started = 0;
+	prof_window_reset(&p->win);
 	p->first_packet = 1;
-	p->lo = INT64_MIN;
-	p->hi = INT64_MAX;
 	return 0;
 }
 
 int prof_perfetto_event(struct prof_perfetto *p, const struct prof_trace_reader *r,
 			const struct prof_ev *ev)
 {
-	int64_t a = ev->start, b = ev->end;
+	int64_t a, b;
 	const char *name = prof_trace_str(r, ev->name), *cat = "op";
 	struct track *t;
 	size_t tr;
 	int ret;
 
 	p->r = r;
-	if (!p->started) {
-		p->started = 1;
-		if (p->from != INT64_MIN)
-			p->lo = ev->start + p->from;
-		if (p->to != INT64_MAX)
-			p->hi = ev->start + p->to;
-	}
-	if (a < p->lo)
-		a = p->lo;
-	if (b > p->hi)
-		b = p->hi;
-	if (b < a || (b == a && (ev->start < p->lo || ev->start >= p->hi)))
+	if (!prof_window_clip(&p->win, ev, &a, &b))
 		return 0;
 	if ((ret = flush(p, a)) < 0)
 		return ret;
@@ -521,18 +502,6 @@ int prof_perfetto_event(struct prof_perfetto *p, const struct prof_trace_reader 
 	return packet(p, PACKET_TRACK_EVENT, a);
 }
 
-static int shown(const struct prof_perfetto *p, int64_t pid)
-{
-	size_t i;
-
-	if (!p->nonly)
-		return 1;
-	for (i = 0; i < p->nonly; i++)
-		if (p->only[i] == pid)
-			return 1;
-	return 0;
-}
-
 int prof_perfetto_finish(struct prof_perfetto *p, const struct prof_trace_reader *r)
 {
 	size_t i;
@@ -545,7 +514,7 @@ int prof_perfetto_finish(struct prof_perfetto *p, const struct prof_trace_reader
 	for (i = 0; i < p->ntracks; i++) {
 		const struct track *t = &p->tracks[i];
 
-		if ((t->kind == TK_PROCESS || (t->kind == TK_THREAD && !t->lane)) && shown(p, t->pid) &&
+		if ((t->kind == TK_PROCESS || (t->kind == TK_THREAD && !t->lane)) && prof_pidset_has(&p->only, t->pid) &&
 		    (ret = describe(p, i, r)) < 0)
 			return ret;
 	}
