@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -64,6 +65,9 @@ static long period_us;
 static _Atomic int running;
 static pthread_t helper;
 static _Atomic pid_t helper_tid;
+/* Posted once the helper thread has its name and row in the trace. */
+static sem_t helper_ready;
+static int helper_started;
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long dl_count;
 
@@ -620,6 +624,7 @@ static void *helper_main(void *arg)
 	pthread_mutex_lock(&slot_lock);
 	slot_add(gettid_(), core_clock_real_ns(), 0);
 	pthread_mutex_unlock(&slot_lock);
+	sem_post(&helper_ready);
 	while (atomic_load(&running)) {
 		size_t i;
 
@@ -650,9 +655,11 @@ static int helper_start(void)
 	pthread_attr_setstacksize(&a, 256 * 1024);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	sem_init(&helper_ready, 0, 0);
 	ret = pthread_create(&helper, &a, helper_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&a);
+	helper_started = ret == 0;
 	return ret;
 }
 
@@ -693,6 +700,21 @@ int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *), const 
 		return 1;
 	}
 	return 1;
+}
+
+void prof_cpus_settle(void)
+{
+	struct timespec until;
+	int saved = errno;
+
+	if (!atomic_load(&running) || !helper_started)
+		return;
+	/* Bounded: a helper that cannot run must not hang the exit. */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	while (sem_timedwait(&helper_ready, &until) != 0 && errno == EINTR)
+		;
+	errno = saved;
 }
 
 void prof_cpus_after_fork(void)

@@ -35,6 +35,7 @@
  *	prof_cpus_start(emit)          once, in the recorder's init
  *	t = prof_cpus_thread_own()     a recording thread; NULL when off
  *	prof_cpus_segment(t, now, &seg, &start)   at each boundary; 1: emit
+ *	prof_cpus_settle()             at a normal exit, before the drain
  *	prof_cpus_drain(now)           at exit, from the exiting thread
  *	prof_cpus_after_fork()         in a fork()ed child
  */
@@ -73,6 +74,12 @@ void prof_cpus_thread_done(struct prof_cpus_thread *t);
 
 /* Write the open segment of every other thread (the process exits). */
 void prof_cpus_drain(int64_t now);
+
+/* Waits (2 s at most) until the helper thread has put its row in the trace,
+ * so that a program that ends before the thread first ran still has it.  Not
+ * from a signal handler; not from the recorder's init (the helper's first
+ * record waits for init to end). */
+void prof_cpus_settle(void);
 
 void prof_cpus_after_fork(void);
 

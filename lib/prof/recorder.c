@@ -413,6 +413,7 @@ static void on_exit_handler(int status, void *arg)
 
 	(void)arg;
 
+	prof_cpus_settle();
 	write_single(tb ? tb->tid : gettid_(), PROF_REC_EXIT, 0, (uint64_t)status & 0xff, NULL);
 	prof_rec_finish();
 }
