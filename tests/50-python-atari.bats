@@ -56,8 +56,9 @@ with rlprof.operation("steps"):
 PY
 	PYTHONPATH="$RLKIT_PYTHONPATH" run rlprof-record -o t.csv -- python3 steps.py
 	assert_success
-	# At least 90% of the stepping loop's time is simulator.
-	run bash -c "rlprof-report -f csv t.csv | awk -F, '\$2 == \"steps\" { all += \$5; if (\$4 == \"simulator\") sim += \$5 }
+	# At least 90% of the stepping loop's CPU time is simulator (time spent
+	# runnable or blocked depends on the machine's load, not on attribution).
+	run bash -c "rlprof-report -f csv t.csv | awk -F, '\$2 == \"steps\" && \$3 == \"CPU\" { all += \$5; if (\$4 == \"simulator\") sim += \$5 }
 		END { printf \"%.3f\\n\", all ? sim / all : 0 }'"
 	assert_success
 	awk -v s="$output" 'BEGIN { exit !(s >= 0.9) }' || fail "simulator share of the steps: $output"
