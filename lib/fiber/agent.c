@@ -20,6 +20,7 @@
 #include "fiber/wire.h"
 
 #define HANDSHAKE_MS 10000
+#define CONNECT_PATIENCE_MS 15000
 
 volatile sig_atomic_t fiber_agent_child_pgrp;
 
@@ -388,6 +389,10 @@ static int take_frames(struct agent *a, struct core_error *err)
 	while ((ret = fiber_frame_next(&a->sin, a->o->frame_max + 16, &f)) > 0) {
 		if (f.type == FIBER_STOP) {
 			a->stopping = 1;
+		} else if (f.type == FIBER_PING) {
+			/* The agent answers, not the command: a long task is no silence. */
+			if (fiber_frame_put(&a->sout, FIBER_PONG, f.seq, NULL, 0) < 0)
+				return core_error_set(err, -ENOMEM, "out of memory");
 		} else if (f.type == FIBER_TASK && !a->stopping) {
 			size_t before = core_buf_pending(&a->to_child);
 
@@ -554,6 +559,46 @@ static int relay(struct agent *a, struct core_error *err)
 	}
 }
 
+/* A failure that a master briefly out of reach (a link flapping) explains. */
+static int transient(int code)
+{
+	return code == -ECONNREFUSED || code == -ECONNRESET || code == -ECONNABORTED ||
+	       code == -EPIPE || code == -ETIMEDOUT || code == -ENETUNREACH ||
+	       code == -EHOSTUNREACH;
+}
+
+/*
+ * Connect and authenticate, trying again for CONNECT_PATIENCE_MS while
+ * the master is out of reach (pauses from 50 ms doubling to 1 s), so that
+ * a worker started while the master's link is down still joins.
+ */
+static int connect_master(struct agent *a, uint64_t *number, struct core_error *err)
+{
+	int64_t give_up = core_clock_mono_ns() + (int64_t)CONNECT_PATIENCE_MS * 1000000;
+	int64_t pause = 50000000;
+	int ret;
+
+	for (;;) {
+		a->sock = fiber_net_connect(a->o->master, HANDSHAKE_MS, err);
+		ret = a->sock;
+		if (a->sock >= 0) {
+			ret = handshake(a, number, err);
+			if (ret == 0)
+				return 0;
+			close(a->sock);
+			a->sock = -1;
+			core_buf_release(&a->sin);
+			core_buf_release(&a->sout);
+		}
+		if (!transient(ret) || core_clock_mono_ns() + pause > give_up)
+			return ret;
+		core_error_clear(err);
+		core_clock_sleep_ns(pause);
+		if (pause < 1000000000)
+			pause *= 2;
+	}
+}
+
 int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 {
 	struct agent a = { 0 };
@@ -561,14 +606,11 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	int ret, status = 1;
 
 	a.o = o;
-	a.cin = a.cout = a.cres = -1;
+	a.cin = a.cout = a.cres = a.sock = -1;
 	signal(SIGTERM, on_stop_signal);
 	signal(SIGINT, on_stop_signal);
 	signal(SIGHUP, on_stop_signal);
-	a.sock = fiber_net_connect(o->master, HANDSHAKE_MS, err);
-	if (a.sock < 0)
-		return 1;
-	ret = handshake(&a, &number, err);
+	ret = connect_master(&a, &number, err);
 	if (ret < 0)
 		goto out;
 	a.number = number;
@@ -594,7 +636,8 @@ out:
 		close(a.cout);
 	if (a.cres >= 0)
 		close(a.cres);
-	close(a.sock);
+	if (a.sock >= 0)
+		close(a.sock);
 	core_buf_release(&a.sin);
 	core_buf_release(&a.sout);
 	core_buf_release(&a.to_child);

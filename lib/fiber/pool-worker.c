@@ -160,7 +160,9 @@ int pool_worker_frames(struct pool *p, struct worker *w)
 	int ret = 0;
 
 	while (w->c == c && (ret = fiber_frame_next(&c->in, p->o->frame_max + 16, &f)) > 0) {
-		if (f.type == FIBER_READY) {
+		if (f.type == FIBER_PONG) {
+			;	/* heard: pool_conn_event noted it */
+		} else if (f.type == FIBER_READY) {
 			if (!w->ready) {
 				w->ready = 1;
 				if (core_ring_count(&w->fifo))
