@@ -129,33 +129,6 @@ PY
 	check_once
 }
 
-@test "netns --heartbeat 0: no heartbeat; --heartbeat and --advertise are checked" {
-	run fiberrun --pool --heartbeat -1 -- cat
-	assert_failure 2
-	assert_output --partial "bad heartbeat '-1'"
-	run fiberrun --pool --advertise 10.0.0.1 -- cat
-	assert_failure 2
-	assert_output --partial "bad address '10.0.0.1': want HOST:PORT"
-	run fiberrun --heartbeat 5 -- true
-	assert_failure 2
-	assert_output --partial "task options need --pool"
-	# Off: a stopped worker is waited for, not lost (here it is continued).
-	seq 2 | fiberrun --pool --lines --protocol lines -n 1 --heartbeat 0 -j log -- sh -c \
-		'echo $$ > me; while read -r n; do [ -e cont ] || kill -STOP $$; echo $n; done' > out 2> err &
-	pid=$!
-	wait_file me
-	wait_for stopped "$(cat me)"
-	touch cont
-	kill -CONT "$(cat me)"
-	wait "$pid"
-	[ "$(wc -l < out)" -eq 2 ]
-	! grep -q lost err
-}
-
-stopped() {
-	[ "$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$1/stat")" = T ]
-}
-
 @test "netns --advertise: the master's link cut for 2 s by a relay: workers are replaced, nothing is lost" {
 	on h0 python3 "$TOP/tests/fixtures/relay.py" "$MASTER:7000" 127.0.0.1:7001 relay.log 2 &
 	wait_for grep -q ready relay.log
