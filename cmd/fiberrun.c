@@ -219,6 +219,8 @@ static int run_worker(const struct args *a, char **argv)
 	o.watch_fd = -1;
 	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
 	o.proto2 = !a->proto_lines;
+	if (getenv("FIBERRUN_HEARTBEAT"))
+		o.heartbeat_s = strtod(getenv("FIBERRUN_HEARTBEAT"), NULL);
 	status = fiber_agent_run(&o, &err);
 	if (err.code)
 		core_msg_error("%s", err.msg);

@@ -132,3 +132,29 @@ print(a.getsockname()[1], b.getsockname()[1])')
 	[ "$(grep -c '"status":"ok"' <<< "$output")" -eq 3 ]
 	[ "$(grep -c '^conn' relay.log)" -eq 2 ] || fail "$(cat relay.log)"
 }
+
+@test "--heartbeat: agents whose master is stopped end after twice the bound, taking their task along; the master, continued, re-runs it" {
+	seq 3 | fiberrun --pool --lines --protocol lines -n 1 --heartbeat 1 -j log -- sh -c "$WORKER" > out 2> err &
+	RUN_PID=$!
+	wait_file held
+	read -r held shell agent < held
+	echo "$RUN_PID" > stopped
+	kill -STOP "$RUN_PID"
+	# The agent notices the silence and ends its command: nobody else acts on them.
+	wait_gone "$shell" "$agent"
+	kill -CONT "$RUN_PID"
+	touch release go
+	status=0
+	wait "$RUN_PID" || status=$?
+	RUN_PID=
+	[ "$status" -eq 0 ] || fail "exit $status: $(cat err)"
+	grep -q 'master was not heard for 2 s' err || fail "$(cat err)"
+	python3 - "$held" <<'PY'
+import json, sys
+held = int(sys.argv[1])
+recs = [json.loads(l) for l in open("out")]
+assert sorted(r["id"] for r in recs) == [1, 2, 3], recs
+assert all(r["status"] == "ok" for r in recs), recs
+assert next(r for r in recs if r["id"] == held)["attempts"] == 2
+PY
+}

@@ -45,6 +45,7 @@ struct agent {
 	int hinted;		/* told that stdout is not for results */
 	int stopping;
 	int reported;		/* an EXIT frame told the master why we end */
+	int64_t heard_ns;	/* when the master was last heard */
 };
 
 /* Blocking: read one whole frame of at most `max` bytes. */
@@ -130,7 +131,7 @@ static int handshake(struct agent *a, uint64_t *number, struct core_error *err)
 static int start_command(struct agent *a, uint64_t number, struct core_error *err)
 {
 	static const char *const unset[] = { "FIBERRUN_SECRET", "FIBERRUN_WORKER_TOKEN",
-					     "FIBERRUN_MASTER", NULL };
+					     "FIBERRUN_MASTER", "FIBERRUN_HEARTBEAT", NULL };
 	struct core_spawn sp = CORE_SPAWN_INIT;
 	char num[32], rfd[32], *set[5] = { NULL };
 	char host[256] = "";
@@ -422,6 +423,7 @@ static int take_frames(struct agent *a, struct core_error *err)
 
 static int relay(struct agent *a, struct core_error *err)
 {
+	a->heard_ns = core_clock_mono_ns();
 	/* Tasks may have come with the WELCOME frame. */
 	if (take_frames(a, err) < 0) {
 		end_child(a, SIGKILL);
@@ -455,6 +457,19 @@ static int relay(struct agent *a, struct core_error *err)
 		/* Lines protocol, until the command first reads: look again soon. */
 		if (!a->o->proto2 && !a->ready && a->fed)
 			wait_ms = 5;
+		if (a->o->heartbeat_s > 0) {
+			/* Twice the master's bound: the master, not us, decides first. */
+			int64_t bound = (int64_t)(2 * a->o->heartbeat_s * 1e9);
+			int64_t left = a->heard_ns + bound - core_clock_mono_ns();
+
+			if (left < 0) {
+				end_child(a, SIGTERM);
+				return core_error_set(err, -ETIMEDOUT, "the master was not heard for %g s "
+						      "(twice --heartbeat): it is gone", 2 * a->o->heartbeat_s);
+			}
+			if (wait_ms < 0 || left / 1000000 + 1 < wait_ms)
+				wait_ms = (int)(left / 1000000 + 1);
+		}
 		ret = poll(p, (nfds_t)np, wait_ms);
 		if (ret < 0) {
 			if (errno == EINTR)
@@ -483,6 +498,8 @@ static int relay(struct agent *a, struct core_error *err)
 				end_child(a, SIGTERM);
 				return core_error_set(err, -ECONNRESET, "the master went away");
 			}
+			if (n > 0)
+				a->heard_ns = core_clock_mono_ns();
 			ret = take_frames(a, err);
 			if (ret < 0) {
 				end_child(a, SIGKILL);
