@@ -395,8 +395,6 @@ static int take_frames(struct agent *a, struct core_error *err)
 			if (fiber_frame_put(&a->sout, FIBER_PONG, f.seq, NULL, 0) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
 		} else if (f.type == FIBER_TASK && !a->stopping) {
-			size_t before = core_buf_pending(&a->to_child);
-
 			if (a->o->proto2) {
 				char h[64];
 				int n = snprintf(h, sizeof(h), "task %" PRIu64 " %zu\n", f.seq, f.len);
@@ -412,8 +410,6 @@ static int take_frames(struct agent *a, struct core_error *err)
 			if (ret < 0 || core_buf_append(&a->to_child, f.body, f.len) < 0 ||
 			    core_buf_append(&a->to_child, "\n", 1) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
-			if (!a->ready)
-				a->fed += core_buf_pending(&a->to_child) - before;
 		} else {
 			return core_error_set(err, -EPROTO, "unexpected frame type %d", f.type);
 		}
@@ -508,6 +504,9 @@ static int relay(struct agent *a, struct core_error *err)
 		}
 		if (icin >= 0 && p[icin].revents) {
 			n = core_buf_write_fd(&a->to_child, a->cin);
+			/* Counted once in the pipe: a task still in our buffer was not read. */
+			if (n > 0 && !a->ready)
+				a->fed += (uint64_t)n;
 			if (n < 0) {	/* the command closed its input: it will exit */
 				close(a->cin);
 				a->cin = -1;
