@@ -17,6 +17,7 @@
 #include "core/sys.h"
 #include "fiber/agent.h"
 #include "fiber/backend.h"
+#include "fiber/net.h"
 #include "fiber/pool.h"
 #include "fiber/spmd.h"
 #include "fiber/watch.h"
@@ -37,6 +38,8 @@ enum {
 	OPT_START_TIMEOUT,
 	OPT_BAD_INPUT,
 	OPT_ORDER_BUFFER,
+	OPT_HEARTBEAT,
+	OPT_ADVERTISE,
 };
 
 static const struct core_opt opts[] = {
@@ -65,6 +68,8 @@ static const struct core_opt opts[] = {
 	{ "worker", OPT_WORKER, NULL, "run as a worker agent (started by fiberrun itself)", NULL },
 	{ "master", OPT_MASTER, "ADDRESS", "master to connect to (--worker; default $FIBERRUN_MASTER)", NULL },
 	{ "stdin-env", OPT_STDIN_ENV, NULL, "read the environment from standard input, stop at its end (remote side)", NULL },
+	{ "heartbeat", OPT_HEARTBEAT, "SECONDS", "a worker not heard from for this long is lost, its host taken for gone (default 30; 0: never)", NULL },
+	{ "advertise", OPT_ADVERTISE, "ADDRESS", "address the workers connect to, when not the one bound (a relay, NAT)", NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -88,6 +93,9 @@ struct args {
 	double timeout, start_timeout;
 	int proto_lines, proto_set, bad_input;
 	const char *backend, *hosts, *ssh, *remote, *joblog, *bind, *master;
+	double heartbeat;
+	int heartbeat_set;
+	const char *advertise;
 	int tag, halt_never, pool, lines, keep_order, resume, quiet, worker, stdin_env;
 };
 
@@ -164,6 +172,21 @@ static int handle(int key, const char *arg, void *ctx)
 	case OPT_WORKER: a->worker = 1; break;
 	case OPT_MASTER: a->master = arg; break;
 	case OPT_STDIN_ENV: a->stdin_env = 1; break;
+	case OPT_HEARTBEAT:
+		if (core_cli_parse_double(arg, 0, 1e9, &a->heartbeat) < 0)
+			core_cli_usage_error(&cli, "bad heartbeat '%s': want seconds, 0 for none", arg);
+		a->heartbeat_set = 1;
+		break;
+	case OPT_ADVERTISE: {
+		char *h, *port;
+
+		if (fiber_net_split(arg, &h, &port) < 0 || strcmp(port, "0") == 0)
+			core_cli_usage_error(&cli, "bad address '%s': want HOST:PORT", arg);
+		free(h);
+		free(port);
+		a->advertise = arg;
+		break;
+	}
 	default: return -1;
 	}
 	return 0;
@@ -196,6 +219,8 @@ static int run_worker(const struct args *a, char **argv)
 	o.watch_fd = -1;
 	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
 	o.proto2 = !a->proto_lines;
+	if (getenv("FIBERRUN_HEARTBEAT"))
+		o.heartbeat_s = strtod(getenv("FIBERRUN_HEARTBEAT"), NULL);
 	status = fiber_agent_run(&o, &err);
 	if (err.code)
 		core_msg_error("%s", err.msg);
@@ -245,6 +270,8 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 	o.start_timeout_s = a->start_timeout;
 	o.on_bad_input = a->bad_input;
 	o.order_memory = (size_t)a->order_buffer;
+	o.heartbeat_s = a->heartbeat_set && a->heartbeat == 0 ? -1 : a->heartbeat;
+	o.advertise = a->advertise;
 	if (isatty(0)) {
 		/*
 		 * In the background a read of the terminal would stop us
@@ -299,7 +326,7 @@ int main(int argc, char **argv)
 		return run_worker(&a, argv + first);
 	if (!a.pool && (a.lines || a.keep_order || a.retries || a.timeout > 0 || a.prefetch ||
 			a.joblog || a.resume || a.start_timeout > 0 || a.proto_set || a.bad_input ||
-			a.order_buffer))
+			a.order_buffer || a.heartbeat_set || a.advertise))
 		core_cli_usage_error(&cli, "task options need --pool");
 	if (a.pool && (a.tag || a.halt_never))
 		core_cli_usage_error(&cli, "--tag and --halt are for SPMD mode, not --pool");

@@ -194,9 +194,13 @@ PY
 	read -r t100 m100 < <(python3 measure.py 100)
 	python3 -c "
 t10, m10, t100, m100 = $t10, $m10, $t100, $m100
-print('time ratio %.1f, peak memory ratio %.1f, peak / line %.2f' % (t100 / t10, m100 / m10, m100 / (100 << 20)))
+print('time ratio %.1f, peak memory ratio %.1f, peak / line %.2f, marginal %.2f' % (t100 / t10, m100 / m10, m100 / (100 << 20), (m100 - m10) / (90 << 20)))
 assert t100 / t10 < 25, 'reading long lines is not linear in time'
 assert m100 / m10 < 12, 'reading long lines is not linear in memory'
 assert m100 < 3.5 * (100 << 20), 'a 100 MB line took more than 3.5 times its size'
+# what the 90 MB more cost, without the program's fixed share: the line
+# is held once by the master and sent once (at most 2x, with room for a
+# sanitizer's shadow memory)
+assert (m100 - m10) / (90 << 20) < 2.4, 'a long line costs more than twice its size'
 "
 }

@@ -217,3 +217,14 @@ netns_slurm_down() {
 	[ -f "${S:-}/munged.pid" ] && kill "$(cat "$S/munged.pid")" 2> /dev/null
 	return 0
 }
+
+# netns_kill_sshd HOST: kill the sshd processes of a host (its listener and
+# the sessions it serves), nothing else; netns_sshd_start brings one back.
+netns_kill_sshd() {
+	local p pids=""
+	for p in $(ip netns pids "$NETNS_PREFIX-$1"); do
+		[ "$(cat "/proc/$p/comm" 2> /dev/null)" = sshd ] && pids="$pids $p"
+	done
+	# shellcheck disable=SC2086
+	[ -n "$pids" ] && kill -KILL $pids
+}

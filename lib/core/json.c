@@ -247,6 +247,44 @@ const char *core_jsonl_text(const struct core_jsonl_reader *r, size_t *len)
 	return r->text;
 }
 
+#define JSONL_TAKE_MIN ((size_t)1 << 20)
+
+char *core_jsonl_take_text(struct core_jsonl_reader *r, size_t *len)
+{
+	struct core_input *in = &r->in;
+	size_t rest = in->len - in->pos, cap = JSONL_CHUNK;
+	char *line, *fresh;
+
+	*len = r->len;
+	if (r->len < JSONL_TAKE_MIN || r->len < in->cap / 2) {
+		line = malloc(r->len + 1);
+		if (line) {
+			memcpy(line, r->text, r->len);
+			line[r->len] = '\0';
+		}
+		return line;
+	}
+	/* The bytes after the line (one read's worth at most) go to a new buffer. */
+	while (cap < rest)
+		cap *= 2;
+	fresh = calloc(1, cap + CORE_INPUT_SLACK);
+	if (!fresh)
+		return NULL;
+	memcpy(fresh, in->buf + in->pos, rest);
+	line = in->buf;
+	memmove(line, r->text, r->len);
+	line[r->len] = '\0';
+	in->buf = fresh;
+	in->base += in->pos;
+	in->pos = 0;
+	in->len = rest;
+	in->cap = cap;
+	r->text = NULL;
+	r->len = 0;
+	fresh = realloc(line, *len + 1);	/* gives the rest back */
+	return fresh ? fresh : line;
+}
+
 uint64_t core_jsonl_offset(const struct core_jsonl_reader *r)
 {
 	return r->offset;

@@ -99,6 +99,15 @@ long core_jsonl_line(const struct core_jsonl_reader *r);	/* its number */
 int core_jsonl_torn(const struct core_jsonl_reader *r);	/* 1: no LF, at the end */
 /* The text of the value last returned by core_jsonl_read, as above. */
 const char *core_jsonl_text(const struct core_jsonl_reader *r, size_t *len);
+/*
+ * The text of the line last returned (as core_jsonl_text), handed over:
+ * malloc'd, NUL-terminated, the caller frees it; NULL when out of memory.
+ * A long line (1 MiB or more, at least half the read buffer) is not
+ * copied: the reader gives it its buffer, trimmed to the line, and reads
+ * on in a new one, so the line costs its size once, not twice.  Call it
+ * at most once per line, before the next read.
+ */
+char *core_jsonl_take_text(struct core_jsonl_reader *r, size_t *len);
 /* Input offset just after the line last returned (after its LF). */
 uint64_t core_jsonl_offset(const struct core_jsonl_reader *r);
 

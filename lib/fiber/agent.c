@@ -20,6 +20,7 @@
 #include "fiber/wire.h"
 
 #define HANDSHAKE_MS 10000
+#define CONNECT_PATIENCE_MS 15000
 
 volatile sig_atomic_t fiber_agent_child_pgrp;
 
@@ -44,6 +45,7 @@ struct agent {
 	int hinted;		/* told that stdout is not for results */
 	int stopping;
 	int reported;		/* an EXIT frame told the master why we end */
+	int64_t heard_ns;	/* when the master was last heard */
 };
 
 /* Blocking: read one whole frame of at most `max` bytes. */
@@ -129,7 +131,7 @@ static int handshake(struct agent *a, uint64_t *number, struct core_error *err)
 static int start_command(struct agent *a, uint64_t number, struct core_error *err)
 {
 	static const char *const unset[] = { "FIBERRUN_SECRET", "FIBERRUN_WORKER_TOKEN",
-					     "FIBERRUN_MASTER", NULL };
+					     "FIBERRUN_MASTER", "FIBERRUN_HEARTBEAT", NULL };
 	struct core_spawn sp = CORE_SPAWN_INIT;
 	char num[32], rfd[32], *set[5] = { NULL };
 	char host[256] = "";
@@ -388,9 +390,11 @@ static int take_frames(struct agent *a, struct core_error *err)
 	while ((ret = fiber_frame_next(&a->sin, a->o->frame_max + 16, &f)) > 0) {
 		if (f.type == FIBER_STOP) {
 			a->stopping = 1;
+		} else if (f.type == FIBER_PING) {
+			/* The agent answers, not the command: a long task is no silence. */
+			if (fiber_frame_put(&a->sout, FIBER_PONG, f.seq, NULL, 0) < 0)
+				return core_error_set(err, -ENOMEM, "out of memory");
 		} else if (f.type == FIBER_TASK && !a->stopping) {
-			size_t before = core_buf_pending(&a->to_child);
-
 			if (a->o->proto2) {
 				char h[64];
 				int n = snprintf(h, sizeof(h), "task %" PRIu64 " %zu\n", f.seq, f.len);
@@ -406,8 +410,6 @@ static int take_frames(struct agent *a, struct core_error *err)
 			if (ret < 0 || core_buf_append(&a->to_child, f.body, f.len) < 0 ||
 			    core_buf_append(&a->to_child, "\n", 1) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
-			if (!a->ready)
-				a->fed += core_buf_pending(&a->to_child) - before;
 		} else {
 			return core_error_set(err, -EPROTO, "unexpected frame type %d", f.type);
 		}
@@ -417,6 +419,7 @@ static int take_frames(struct agent *a, struct core_error *err)
 
 static int relay(struct agent *a, struct core_error *err)
 {
+	a->heard_ns = core_clock_mono_ns();
 	/* Tasks may have come with the WELCOME frame. */
 	if (take_frames(a, err) < 0) {
 		end_child(a, SIGKILL);
@@ -450,6 +453,19 @@ static int relay(struct agent *a, struct core_error *err)
 		/* Lines protocol, until the command first reads: look again soon. */
 		if (!a->o->proto2 && !a->ready && a->fed)
 			wait_ms = 5;
+		if (a->o->heartbeat_s > 0) {
+			/* Twice the master's bound: the master, not us, decides first. */
+			int64_t bound = (int64_t)(2 * a->o->heartbeat_s * 1e9);
+			int64_t left = a->heard_ns + bound - core_clock_mono_ns();
+
+			if (left < 0) {
+				end_child(a, SIGTERM);
+				return core_error_set(err, -ETIMEDOUT, "the master was not heard for %g s "
+						      "(twice --heartbeat): it is gone", 2 * a->o->heartbeat_s);
+			}
+			if (wait_ms < 0 || left / 1000000 + 1 < wait_ms)
+				wait_ms = (int)(left / 1000000 + 1);
+		}
 		ret = poll(p, (nfds_t)np, wait_ms);
 		if (ret < 0) {
 			if (errno == EINTR)
@@ -478,6 +494,8 @@ static int relay(struct agent *a, struct core_error *err)
 				end_child(a, SIGTERM);
 				return core_error_set(err, -ECONNRESET, "the master went away");
 			}
+			if (n > 0)
+				a->heard_ns = core_clock_mono_ns();
 			ret = take_frames(a, err);
 			if (ret < 0) {
 				end_child(a, SIGKILL);
@@ -486,6 +504,9 @@ static int relay(struct agent *a, struct core_error *err)
 		}
 		if (icin >= 0 && p[icin].revents) {
 			n = core_buf_write_fd(&a->to_child, a->cin);
+			/* Counted once in the pipe: a task still in our buffer was not read. */
+			if (n > 0 && !a->ready)
+				a->fed += (uint64_t)n;
 			if (n < 0) {	/* the command closed its input: it will exit */
 				close(a->cin);
 				a->cin = -1;
@@ -554,6 +575,46 @@ static int relay(struct agent *a, struct core_error *err)
 	}
 }
 
+/* A failure that a master briefly out of reach (a link flapping) explains. */
+static int transient(int code)
+{
+	return code == -ECONNREFUSED || code == -ECONNRESET || code == -ECONNABORTED ||
+	       code == -EPIPE || code == -ETIMEDOUT || code == -ENETUNREACH ||
+	       code == -EHOSTUNREACH;
+}
+
+/*
+ * Connect and authenticate, trying again for CONNECT_PATIENCE_MS while
+ * the master is out of reach (pauses from 50 ms doubling to 1 s), so that
+ * a worker started while the master's link is down still joins.
+ */
+static int connect_master(struct agent *a, uint64_t *number, struct core_error *err)
+{
+	int64_t give_up = core_clock_mono_ns() + (int64_t)CONNECT_PATIENCE_MS * 1000000;
+	int64_t pause = 50000000;
+	int ret;
+
+	for (;;) {
+		a->sock = fiber_net_connect(a->o->master, HANDSHAKE_MS, err);
+		ret = a->sock;
+		if (a->sock >= 0) {
+			ret = handshake(a, number, err);
+			if (ret == 0)
+				return 0;
+			close(a->sock);
+			a->sock = -1;
+			core_buf_release(&a->sin);
+			core_buf_release(&a->sout);
+		}
+		if (!transient(ret) || core_clock_mono_ns() + pause > give_up)
+			return ret;
+		core_error_clear(err);
+		core_clock_sleep_ns(pause);
+		if (pause < 1000000000)
+			pause *= 2;
+	}
+}
+
 int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 {
 	struct agent a = { 0 };
@@ -561,14 +622,11 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	int ret, status = 1;
 
 	a.o = o;
-	a.cin = a.cout = a.cres = -1;
+	a.cin = a.cout = a.cres = a.sock = -1;
 	signal(SIGTERM, on_stop_signal);
 	signal(SIGINT, on_stop_signal);
 	signal(SIGHUP, on_stop_signal);
-	a.sock = fiber_net_connect(o->master, HANDSHAKE_MS, err);
-	if (a.sock < 0)
-		return 1;
-	ret = handshake(&a, &number, err);
+	ret = connect_master(&a, &number, err);
 	if (ret < 0)
 		goto out;
 	a.number = number;
@@ -594,7 +652,8 @@ out:
 		close(a.cout);
 	if (a.cres >= 0)
 		close(a.cres);
-	close(a.sock);
+	if (a.sock >= 0)
+		close(a.sock);
 	core_buf_release(&a.sin);
 	core_buf_release(&a.sout);
 	core_buf_release(&a.to_child);

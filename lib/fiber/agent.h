@@ -36,6 +36,12 @@ struct fiber_agent_opts {
 	int watch_fd;		/* stop at its end of file; -1 for none */
 	size_t frame_max;	/* longest task or result line */
 	int proto2;		/* protocol 2; 0: the lines protocol */
+	/*
+	 * The master's --heartbeat bound (it PINGs every quarter of it): a
+	 * master not heard from for twice this long is gone, and the agent
+	 * ends (killing the command) instead of waiting for ever; 0: wait.
+	 */
+	double heartbeat_s;
 };
 
 /* The worker command's process group, for the agent's signal handlers. */

@@ -99,6 +99,7 @@ void pool_conn_handshake(struct pool *p, struct conn *c)
 			if (p->o->backend->ops == &fiber_backend_sbatch)
 				w->since_ns = core_clock_mono_ns();	/* its queue time is not start-up */
 			core_ring_clear(&w->fifo);
+			fiber_heartbeat_start(&w->hb, p->hb_bound_ns, core_clock_mono_ns());
 			fiber_frame_put(&c->out, FIBER_WELCOME, (uint64_t)w->index, NULL, 0);
 			if (pool_conn_flush(p, c) < 0)
 				pool_worker_lost(p, w, "connection failed", 0);
@@ -135,10 +136,12 @@ void pool_conn_event(struct pool *p, struct conn *c, uint32_t events)
 	if (n == -EAGAIN)
 		return;
 	if (n > 0) {
-		if (c->stage < 2)
+		if (c->stage < 2) {
 			pool_conn_handshake(p, c);
-		else
+		} else {
+			fiber_heartbeat_heard(&w->hb, core_clock_mono_ns());
 			pool_worker_frames(p, w);
+		}
 		return;
 	}
 	if (!w) {

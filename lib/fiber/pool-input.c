@@ -64,12 +64,10 @@ int pool_take_line(struct pool *p, json_t *v, const char *line, size_t len, cons
 		pool_task_finish(p, t, "invalid", NULL, 0, bad, NULL, 0);
 		return 0;
 	}
-	t->line = malloc(len + 1);
+	/* The reader's own copy when the line is long: no second one. */
+	t->line = line ? core_jsonl_take_text(p->in, &t->len) : NULL;
 	if (!t->line)
 		return pool_fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
-	memcpy(t->line, line, len);
-	t->line[len] = '\0';
-	t->len = len;
 	return fiber_taskq_push(&p->q, t->seq, 0) < 0 ? pool_fail(p, core_error_set(p->err, -ENOMEM, "out of memory")) : 0;
 }
 

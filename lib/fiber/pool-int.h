@@ -37,6 +37,7 @@
 #include "core/map.h"
 #include "core/ring.h"
 #include "core/utf8.h"
+#include "fiber/heartbeat.h"
 #include "fiber/joblog.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
@@ -97,6 +98,7 @@ struct worker {
 	int exit_status;
 	char reason[256];
 	char last_why[160];	/* the reason of its last loss */
+	struct fiber_heartbeat hb;	/* while connected */
 };
 
 struct pool {
@@ -130,6 +132,8 @@ struct pool {
 	char last_loss[160];	/* why the last worker was lost, for "no workers left" */
 	int backlog;		/* workers still waiting to be started */
 	int64_t stop_ns;
+	int64_t hb_bound_ns;	/* --heartbeat; 0: none */
+	int64_t tick_ns;	/* the last pool_tick */
 };
 
 /* pool.c: one-line warnings; a fatal error stops everything, keeping the first message. */

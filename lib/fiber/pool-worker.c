@@ -20,7 +20,7 @@ void pool_kid_del(struct pool *p, pid_t pid)
 
 int pool_start_worker(struct pool *p, struct worker *w)
 {
-	char token[32], *env[7] = { NULL }, maxline[32];
+	char token[32], *env[8] = { NULL }, maxline[32], hb[32];
 	char *argv_fixed[] = { p->o->backend->self, "--worker", "--max-line", maxline,
 			       "--protocol", p->o->proto2 ? "2" : "lines", "--" };
 	size_t nfixed = sizeof(argv_fixed) / sizeof(argv_fixed[0]);
@@ -42,6 +42,11 @@ int pool_start_worker(struct pool *p, struct worker *w)
 	env[k++] = fiber_env_pair("FIBERRUN_SIZE", p->size);
 	if (w->slot_host)
 		env[k++] = fiber_env_pair("FIBERRUN_HOST", w->slot_host);
+	if (p->hb_bound_ns) {
+		/* The agent's own bound on the master's silence. */
+		snprintf(hb, sizeof(hb), "%g", (double)p->hb_bound_ns / 1e9);
+		env[k++] = fiber_env_pair("FIBERRUN_HEARTBEAT", hb);
+	}
 	for (i = 0; i < k; i++)
 		if (!env[i])
 			goto out;
@@ -160,7 +165,9 @@ int pool_worker_frames(struct pool *p, struct worker *w)
 	int ret = 0;
 
 	while (w->c == c && (ret = fiber_frame_next(&c->in, p->o->frame_max + 16, &f)) > 0) {
-		if (f.type == FIBER_READY) {
+		if (f.type == FIBER_PONG) {
+			;	/* heard: pool_conn_event noted it */
+		} else if (f.type == FIBER_READY) {
 			if (!w->ready) {
 				w->ready = 1;
 				if (core_ring_count(&w->fifo))

@@ -37,6 +37,42 @@ static void pool_on_signal(struct pool *p)
 	}
 }
 
+/*
+ * Heartbeats of the connected workers (heartbeat.h): PINGs due, and the
+ * workers not heard for the bound are lost.  A loop of ours that stalled
+ * for half the bound blames no one: every worker gets a fresh bound.
+ */
+static void pool_heartbeats(struct pool *p, int64_t now)
+{
+	int stalled = p->tick_ns && now - p->tick_ns > p->hb_bound_ns / 2;
+	long i;
+
+	p->tick_ns = now;
+	if (!p->hb_bound_ns)
+		return;
+	for (i = 0; i < p->o->workers; i++) {
+		struct worker *w = &p->w[i];
+		char why[128];
+
+		if ((w->state != W_READY && w->state != W_STOPPING) || !w->c)
+			continue;
+		if (stalled)
+			fiber_heartbeat_heard(&w->hb, now);
+		switch (fiber_heartbeat_check(&w->hb, now)) {
+		case FIBER_HB_PING:
+			if (fiber_frame_put(&w->c->out, FIBER_PING, w->hb.pings, NULL, 0) < 0 ||
+			    pool_conn_flush(p, w->c) < 0)
+				pool_worker_lost(p, w, "connection failed", 0);
+			break;
+		case FIBER_HB_LOST:
+			snprintf(why, sizeof(why), "not heard for %g s (--heartbeat): "
+				 "its host is unreachable or stopped", (double)p->hb_bound_ns / 1e9);
+			pool_worker_lost(p, w, why, 0);
+			break;
+		}
+	}
+}
+
 /* Deadlines: handshakes, starts, tasks, polite stops, restarts. */
 static void pool_tick(struct pool *p)
 {
@@ -58,6 +94,7 @@ static void pool_tick(struct pool *p)
 			pool_conn_close(p, c);
 		}
 	}
+	pool_heartbeats(p, now);
 	for (i = 0; i < p->o->workers; i++) {
 		struct worker *w = &p->w[i];
 
@@ -129,6 +166,8 @@ static int pool_setup(struct pool *p)
 	}
 	free(host);
 	free(port);
+	if (o->advertise)
+		snprintf(p->addr, sizeof(p->addr), "%s", o->advertise);
 	p->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (p->ep < 0)
 		return core_error_errno(p->err, errno, "epoll");
@@ -178,6 +217,9 @@ static int pool_setup(struct pool *p)
 		}
 	}
 	p->live_slots = o->workers;
+	if (o->heartbeat_s >= 0)
+		p->hb_bound_ns = (int64_t)((o->heartbeat_s > 0 ? o->heartbeat_s :
+					    FIBER_HEARTBEAT_DEFAULT_S) * 1e9);
 	/* The first start is tried here, so that a backend error is reported at once. */
 	ret = pool_start_worker(p, &p->w[0]);
 	if (ret < 0)

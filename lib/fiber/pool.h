@@ -61,6 +61,8 @@ struct fiber_pool_opts {
 	double start_timeout_s;	/* start to ready, per worker; 0: 120 s */
 	int on_bad_input;	/* FIBER_BAD_INPUT_* */
 	size_t order_memory;	/* -k: records held in memory, beyond it on disk; 0: 64 MiB */
+	const char *advertise;	/* HOST:PORT the workers connect to; NULL: the bound address */
+	double heartbeat_s;	/* a connected worker silent this long is lost; 0: 30 s, < 0: never */
 	/* Called with one-line warnings (a worker lost...); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;

@@ -43,7 +43,9 @@ enum fiber_frame_type {
 	FIBER_EXIT,		/* agent: seq exit status, body reason; last frame */
 	FIBER_STOP,		/* master: close the worker's stdin and exit */
 	FIBER_READY,		/* agent: the worker command is ready for tasks */
-	FIBER_FRAME_TYPE_MAX = FIBER_READY
+	FIBER_PING,		/* master: seq a counter; the agent answers at once */
+	FIBER_PONG,		/* agent: seq that of the PING it answers (heartbeat.h) */
+	FIBER_FRAME_TYPE_MAX = FIBER_PONG
 };
 
 struct fiber_frame {

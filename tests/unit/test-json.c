@@ -197,9 +197,47 @@ static void test_write(void)
 	json_decref(v);
 }
 
+/* A long line is handed over, not copied; the lines around it are intact. */
+static void test_take(void)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	size_t big = (size_t)3 << 20, n = big + 16, len, i;
+	char *text = malloc(n), *line, *got;
+	struct core_jsonl_reader *r;
+	FILE *in;
+	int ok = 1;
+
+	memcpy(text, "short\n", 6);
+	memset(text + 6, 'x', big);
+	memcpy(text + 6 + big, "\nafter\nend", 10);
+	in = fmemopen(text, 6 + big + 10, "r");
+	core_jsonl_reader_new(&r, in, "t", &err);
+	TEST_EQ_LONG(core_jsonl_read_line(r, &line, &len, &err), 1, "short line");
+	got = core_jsonl_take_text(r, &len);
+	TEST_OK(got && len == 5 && strcmp(got, "short") == 0, "a short line is copied");
+	free(got);
+	TEST_EQ_LONG(core_jsonl_read_line(r, &line, &len, &err), 1, "long line");
+	got = core_jsonl_take_text(r, &len);
+	TEST_EQ_LONG(len, big, "its length");
+	for (i = 0; got && i < big; i++)
+		ok &= got[i] == 'x';
+	TEST_OK(got && ok && got[big] == '\0', "the long line, NUL-terminated");
+	free(got);
+	TEST_EQ_LONG(core_jsonl_read_line(r, &line, &len, &err), 1, "the line after it");
+	TEST_EQ_STR(line, "after", "read from the reader's new buffer");
+	TEST_EQ_LONG(core_jsonl_offset(r), 6 + big + 7, "offsets go on");
+	TEST_EQ_LONG(core_jsonl_read_line(r, &line, &len, &err), 1, "last line");
+	TEST_EQ_STR(line, "end", "torn last line");
+	TEST_EQ_LONG(core_jsonl_read_line(r, &line, &len, &err), 0, "the end");
+	core_jsonl_reader_free(r);
+	fclose(in);
+	free(text);
+}
+
 int main(void)
 {
 	test_document();
+	test_take();
 	test_file();
 	test_lines();
 	test_line_api();
