@@ -15,6 +15,7 @@
 
 #include "core/clock.h"
 #include "core/ring.h"
+#include "fiber/envpass.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
 #include "fiber/wire.h"
@@ -572,6 +573,13 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	if (ret < 0)
 		goto out;
 	a.number = number;
+	/* --workdir: not entering it is this worker's error, named with its host. */
+	ret = fiber_workdir_enter(o->host, err);
+	if (ret < 0) {
+		finish(&a, 1, 'N', err->msg);
+		core_error_clear(err);
+		goto out;
+	}
 	ret = start_command(&a, number, err);
 	if (ret < 0) {
 		status = core_spawn_error_exit(ret);

@@ -310,6 +310,8 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 		 * workers x prefetch tasks run unjournalled at any time.
 		 */
 		pool_emit(&p);
+		if (o->progress)
+			o->progress(o->progress_ctx, stats, p.in_eof);
 	}
 out:
 	pool_emit(&p);
