@@ -69,7 +69,7 @@ static const struct core_opt opts[] = {
 	{ "start-timeout", OPT_START_TIMEOUT, "SECONDS", "time for a worker to start and become ready (default 120)", NULL },
 	{ "protocol", OPT_PROTOCOL, "VERSION", "worker protocol: 2 (tasks and results carry ids, default) or lines (compatibility)", "2|lines" },
 	{ "on-bad-input", OPT_BAD_INPUT, "POLICY", "a bad task line: a record of status invalid (fail, default), dropped (skip) or the end of the run (abort)", "fail|skip|abort" },
-	{ "prefetch", OPT_PREFETCH, "N", "tasks in flight per worker (default 2)", NULL },
+	{ "prefetch", OPT_PREFETCH, "N", "tasks in flight per worker (default: 2, up to 256 while tasks take under 0.5 ms)", NULL },
 	{ "joblog", 'j', "FILE", "journal of finished tasks, fsynced per batch", NULL },
 	{ "resume", OPT_RESUME, NULL, "skip the tasks already in the joblog, re-emit their results", NULL },
 	{ "resume-failed", OPT_RESUME_FAILED, NULL, "as --resume, but run again the tasks whose records are not ok", NULL },
@@ -330,6 +330,7 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 
 	o.workers = a->workers;
 	o.prefetch = a->prefetch ? a->prefetch : 2;
+	o.prefetch_max = a->prefetch ? 0 : 256;	/* by default, more ahead for short tasks */
 	o.retries = a->retries ? a->retries : 3;
 	o.timeout_s = a->timeout;
 	o.keep_order = a->keep_order;

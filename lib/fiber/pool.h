@@ -46,6 +46,7 @@ struct fiber_pool_stats;
 struct fiber_pool_opts {
 	long workers;		/* number of workers */
 	long prefetch;		/* tasks in flight per worker */
+	long prefetch_max;	/* above prefetch: grow up to this for short tasks (auto) */
 	long retries;		/* attempts per task */
 	double timeout_s;	/* per task; 0 for none */
 	int keep_order;		/* records in input order */

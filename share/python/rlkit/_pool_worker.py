@@ -9,6 +9,7 @@ in the environment (passed to every host with fiberrun's --env):
                          multiprocessing's spawn context)
     RLKIT_POOL_MAINMOD   or the module the caller ran with -m
     RLKIT_POOL_PATH      the caller's sys.path, as JSON
+    RLKIT_POOL_ARGV      the caller's sys.argv, as JSON
     RLKIT_POOL_INIT      base64 pickle of (initializer, initargs)
     RLKIT_POOL_MAXTASKS  tasks before the worker renews itself (exec)
 
@@ -91,6 +92,8 @@ def main():
     for p in reversed(json.loads(os.environ.get("RLKIT_POOL_PATH", "[]"))):
         if p not in sys.path:
             sys.path.insert(0, p)
+    if "RLKIT_POOL_ARGV" in os.environ:
+        sys.argv[:] = json.loads(os.environ["RLKIT_POOL_ARGV"])
     renewed = PENDING in os.environ
     buf = bytearray(base64.b64decode(os.environ.pop(PENDING, "")))
     # print() in a task goes to standard error.  The agent takes the end of

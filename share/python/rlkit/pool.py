@@ -341,6 +341,7 @@ class Pool:
         pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         wenv["PYTHONPATH"] = os.pathsep.join([pkg_root] + [p for p in wenv.get("PYTHONPATH", "").split(os.pathsep) if p])
         wenv["RLKIT_POOL_PATH"] = json.dumps([p for p in sys.path if p])
+        wenv["RLKIT_POOL_ARGV"] = json.dumps(sys.argv)
         if initializer is not None:
             wenv["RLKIT_POOL_INIT"] = base64.b64encode(pickle.dumps((initializer, tuple(initargs)))).decode()
         if maxtasksperchild:
