@@ -47,6 +47,7 @@ enum {
 	OPT_BAR,
 	OPT_ETA,
 	OPT_RESUME_FAILED,
+	OPT_MEM_LIMIT,
 };
 
 static const struct core_opt opts[] = {
@@ -61,6 +62,7 @@ static const struct core_opt opts[] = {
 	{ "each", OPT_EACH, NULL, "pool mode, one COMMAND per task: {} the task, {#} its number, {NAME} a JSON member", NULL },
 	{ "env", OPT_ENV, "NAME", "pass variable NAME (or every NAME* for 'NAME*') to the workers on every host; repeatable", NULL },
 	{ "workdir", OPT_WORKDIR, "DIR", "workers work in DIR on every host, created when missing", NULL },
+	{ "mem-limit", OPT_MEM_LIMIT, "SIZE", "address-space limit of each worker command (RLIMIT_AS), bytes or with K, M, G", NULL },
 	{ "lines", 'l', NULL, "tasks are plain lines, not JSON Lines", NULL },
 	{ "keep-order", 'k', NULL, "write results in input order (default: completion order)", NULL },
 	{ "order-buffer", OPT_ORDER_BUFFER, "BYTES", "with -k: records waiting for their turn kept in memory, the rest on disk (default 64 MiB)", NULL },
@@ -110,6 +112,7 @@ struct args {
 	int tag, halt_never, pool, lines, keep_order, resume, quiet, worker, stdin_env;
 	int each, each_run, bar, eta, resume_failed;
 	const char *workdir;
+	unsigned long long mem_limit;
 	const char **env;
 	size_t nenv;
 };
@@ -202,6 +205,23 @@ static int handle(int key, const char *arg, void *ctx)
 			core_cli_usage_error(&cli, "empty working folder");
 		a->workdir = arg;
 		break;
+	case OPT_MEM_LIMIT: {
+		char *end;
+		double v = strtod(arg, &end);
+		double unit = 1;
+
+		if (*end == 'K' || *end == 'k')
+			unit = 1024.0, end++;
+		else if (*end == 'M' || *end == 'm')
+			unit = 1024.0 * 1024, end++;
+		else if (*end == 'G' || *end == 'g')
+			unit = 1024.0 * 1024 * 1024, end++;
+		if (end == arg || *end || v * unit < 1024.0 * 1024 || v * unit > 1e18)
+			core_cli_usage_error(&cli, "bad memory limit '%s': want bytes (at least 1M), "
+					     "or a number with K, M or G", arg);
+		a->mem_limit = (unsigned long long)(v * unit);
+		break;
+	}
 	case OPT_BAR: a->bar = 1; break;
 	case OPT_ETA: a->eta = 1; break;
 	case OPT_RESUME_FAILED: a->resume = a->resume_failed = 1; break;
@@ -416,7 +436,7 @@ int main(int argc, char **argv)
 		return run_worker(&a, argv + first);
 	if (!a.pool && (a.lines || a.keep_order || a.retries || a.timeout > 0 || a.prefetch ||
 			a.joblog || a.resume || a.start_timeout > 0 || a.proto_set || a.bad_input ||
-			a.order_buffer || a.bar || a.eta))
+			a.order_buffer || a.bar || a.eta || a.mem_limit))
 		core_cli_usage_error(&cli, "task options need --pool");
 	if (a.pool && (a.tag || a.halt_never))
 		core_cli_usage_error(&cli, "--tag and --halt are for SPMD mode, not --pool");
@@ -435,8 +455,8 @@ int main(int argc, char **argv)
 		fiber_backend_release(&b);
 		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	}
-	if ((a.nenv || a.workdir) &&
-	    fiber_envpass_collect(a.env, a.nenv, a.workdir, &b.env, &err) < 0) {
+	if ((a.nenv || a.workdir || a.mem_limit) &&
+	    fiber_envpass_collect(a.env, a.nenv, a.workdir, a.mem_limit, &b.env, &err) < 0) {
 		fiber_backend_release(&b);
 		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	}

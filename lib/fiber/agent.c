@@ -167,6 +167,9 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	sp.out_fd = out[1];
 	sp.pdeathsig = SIGKILL;
 	sp.new_pgrp = 1;
+	/* --mem-limit: the worker command (and what it starts) gets it, not the agent. */
+	if (getenv("FIBERRUN_MEM_LIMIT"))
+		sp.limit_as = strtoull(getenv("FIBERRUN_MEM_LIMIT"), NULL, 10);
 	ret = core_spawn_start(&sp, err);
 	if (ret == 0)
 		fiber_agent_child_pgrp = a->child = sp.pid;

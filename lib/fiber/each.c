@@ -226,8 +226,11 @@ static int run_one(const struct fiber_each_opts *o, const char *id, const char *
 			len_out--;
 		ret = answer(o->res_fd, "ok", id, out.data + out.off, len_out);
 	} else {
-		snprintf(msg, sizeof(msg), "command ended with %s",
-			 core_spawn_status_text(wst, st, sizeof(st)));
+		const char *lim = getenv("FIBERRUN_MEM_LIMIT");
+
+		snprintf(msg, sizeof(msg), "command ended with %s%s%s%s",
+			 core_spawn_status_text(wst, st, sizeof(st)), lim ? " (its memory was limited to " : "",
+			 lim ? lim : "", lim ? " bytes by --mem-limit)" : "");
 		ret = answer(o->res_fd, "error", id, msg, strlen(msg));
 	}
 	if (ret < 0)

@@ -59,7 +59,7 @@ void fiber_envpass_free(char **v)
 }
 
 int fiber_envpass_collect(const char *const *patterns, size_t n, const char *workdir,
-			  char ***out, struct core_error *err)
+			  unsigned long long mem_limit, char ***out, struct core_error *err)
 {
 	char **v = NULL;
 	size_t k = 0, cap = 0, i;
@@ -88,6 +88,15 @@ int fiber_envpass_collect(const char *const *patterns, size_t n, const char *wor
 			ret = core_error_set(err, -EINVAL, "bad working folder: it holds a newline");
 		else if (CORE_GROW(v, cap, k + 2) < 0 ||
 			 !(v[k] = fiber_env_pair("FIBERRUN_WORKDIR", workdir)))
+			ret = core_error_set(err, -ENOMEM, "out of memory");
+		else
+			v[++k] = NULL;
+	}
+	if (ret == 0 && mem_limit) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%llu", mem_limit);
+		if (CORE_GROW(v, cap, k + 2) < 0 || !(v[k] = fiber_env_pair("FIBERRUN_MEM_LIMIT", num)))
 			ret = core_error_set(err, -ENOMEM, "out of memory");
 		else
 			v[++k] = NULL;

@@ -25,13 +25,15 @@ int fiber_envpass_valid(const char *pattern);
 
 /*
  * NAME=VALUE for each variable of our environment matching one of the
- * `n` patterns (FIBERRUN_* names excluded: the launcher sets those), and
- * FIBERRUN_WORKDIR=workdir when workdir is not NULL: a malloc'd
+ * `n` patterns (FIBERRUN_* names excluded: the launcher sets those),
+ * FIBERRUN_WORKDIR=workdir when workdir is not NULL, and
+ * FIBERRUN_MEM_LIMIT=bytes (the agent's RLIMIT_AS for its worker command,
+ * --mem-limit) when mem_limit is not 0: a malloc'd
  * NULL-terminated array of malloc'd strings in *out.  0 or a negative
  * code (-EINVAL: a value with a newline, too many variables).
  */
 int fiber_envpass_collect(const char *const *patterns, size_t n, const char *workdir,
-			  char ***out, struct core_error *err);
+			  unsigned long long mem_limit, char ***out, struct core_error *err);
 void fiber_envpass_free(char **v);
 
 /*

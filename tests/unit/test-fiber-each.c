@@ -67,7 +67,7 @@ static void test_envpass(void)
 	setenv("RLKIT_ONE", "one", 1);
 	setenv("RLKIT_ONEMORE", "no", 1);
 	setenv("FIBERRUN_UT", "never", 1);
-	TEST_EQ_LONG(fiber_envpass_collect(pats, 2, "/w d", &v, &err), 0, "collect");
+	TEST_EQ_LONG(fiber_envpass_collect(pats, 2, "/w d", 0, &v, &err), 0, "collect");
 	{
 		int a = 0, b = 0, one = 0, more = 0, wd = 0;
 		size_t i;
@@ -84,7 +84,7 @@ static void test_envpass(void)
 	}
 	fiber_envpass_free(v);
 	setenv("RLKIT_UT_B", "a\nb", 1);
-	TEST_EQ_LONG(fiber_envpass_collect(pats, 2, NULL, &v, &err), -EINVAL, "a newline is refused");
+	TEST_EQ_LONG(fiber_envpass_collect(pats, 2, NULL, 0, &v, &err), -EINVAL, "a newline is refused");
 	TEST_OK(strstr(err.msg, "RLKIT_UT_B") != NULL, "naming the variable: %s", err.msg);
 	unsetenv("RLKIT_UT_B");
 }

@@ -289,6 +289,8 @@ class Pool:
     env: more variables (names or 'PREFIX_*') for the workers on every
         host; PYTHONPATH always goes along.
     workdir: the workers' working folder on every host.
+    mem_limit: each worker's address-space limit (bytes, or "512M"): a task
+        going over it raises MemoryError.
     python: the Python on the hosts (default: this one, sys.executable).
     fiberrun: the fiberrun program (default: the installed one).
     options: more fiberrun options, a list of strings.
@@ -296,7 +298,7 @@ class Pool:
 
     def __init__(self, processes=None, initializer=None, initargs=(), maxtasksperchild=None,
                  context=None, *, hosts=None, backend=None, retries=3, timeout=None, env=(),
-                 workdir=None, python=None, fiberrun=None, options=()):
+                 workdir=None, mem_limit=None, python=None, fiberrun=None, options=()):
         if processes is not None and processes < 1:
             raise ValueError("Number of processes must be at least 1")
         if initializer is not None and not callable(initializer):
@@ -327,6 +329,8 @@ class Pool:
             cmd += ["-T", str(timeout)]
         if workdir is not None:
             cmd += ["--workdir", os.fspath(workdir)]
+        if mem_limit is not None:
+            cmd += ["--mem-limit", str(mem_limit)]
         if maxtasksperchild:
             # The worker renews itself after its last task: nothing may wait at it.
             cmd += ["--prefetch", "1"]

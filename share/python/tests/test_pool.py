@@ -179,6 +179,18 @@ def test_env_and_workdir(tmp_path, monkeypatch):
         assert p.apply(where, (0,)) == str(tmp_path / "w" / "d")
 
 
+def allocate(mib):
+    return len(bytearray(mib << 20))
+
+
+def test_mem_limit():
+    with mp.Pool(1, mem_limit="300M") as p:
+        assert p.apply(allocate, (10,)) == 10 << 20
+        with pytest.raises(MemoryError):
+            p.apply(allocate, (600,))
+        assert p.apply(allocate, (10,)) == 10 << 20
+
+
 def test_stands_in_for_multiprocessing():
     assert mp.cpu_count() >= 1
     assert mp.Pool is not None and mp.Queue is not None and mp.Process is not None
