@@ -441,7 +441,7 @@ int main(int argc, char **argv)
 	if (a.pool && (a.tag || a.halt_never))
 		core_cli_usage_error(&cli, "--tag and --halt are for SPMD mode, not --pool");
 	if (a.resume && !a.joblog)
-		core_cli_usage_error(&cli, "--resume needs --joblog");
+		core_cli_usage_error(&cli, "%s needs --joblog", a.resume_failed ? "--resume-failed" : "--resume");
 	ops = fiber_backend_find(a.backend ? a.backend : a.hosts ? "ssh" : "local");
 	if (ops->needs_hosts && !a.hosts)
 		core_cli_usage_error(&cli, "the %s backend needs --hosts FILE", ops->name);

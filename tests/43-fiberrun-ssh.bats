@@ -214,6 +214,9 @@ SH
 	run --separate-stderr bash -c "seq 4 | fiberrun --each --lines -H hosts --ssh '$SSH' --workdir '$PWD/remote/w' -- pwd"
 	assert_success
 	[ "$(echo "$output" | grep -c "\"result\":\"$PWD/remote/w\"")" -eq 4 ]
+	run --separate-stderr fiberrun -H hosts --ssh "$SSH" --workdir "$PWD/remote/spmd" -- sh -c 'echo "$FIBERRUN_HOST $(pwd)"'
+	assert_success
+	[ "$(echo "$output" | sort)" = "$(printf 'node1 %s\nnode1 %s\nnode2 %s' "$PWD/remote/spmd" "$PWD/remote/spmd" "$PWD/remote/spmd")" ]
 	touch plain
 	run --separate-stderr bash -c "seq 2 | fiberrun --each --lines -n 1 -r 2 -H hosts --ssh '$SSH' --workdir '$PWD/plain/w' -- pwd"
 	assert_failure 1

@@ -467,9 +467,19 @@ class Pool:
                 pass
 
     def _read_loop(self):
-        out = self._proc.stdout
-        for line in out:
-            rec = json.loads(line)
+        try:
+            self._read_records()
+        finally:
+            self._end_of_records()
+
+    def _read_records(self):
+        for line in self._proc.stdout:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                # Not ours to read: fiberrun is not what we expect; stop it.
+                self._proc.send_signal(signal.SIGTERM)
+                return
             with self._lock:
                 job, index = self._pending.pop(rec["id"], (None, 0))
             if job is None:
@@ -491,6 +501,8 @@ class Pool:
             with self._lock:
                 self._unfinished -= 1
                 self._done_cond.notify_all()
+
+    def _end_of_records(self):
         self._proc.wait()
         with self._lock:
             lost = list(self._pending.values())
