@@ -13,11 +13,14 @@
 #include "core/cli.h"
 #include "core/exitcode.h"
 #include "core/msg.h"
+#include "core/progress.h"
 #include "core/spawn.h"
 #include "core/sys.h"
 #include "fiber/agent.h"
 #include "fiber/backend.h"
 #include "fiber/net.h"
+#include "fiber/each.h"
+#include "fiber/envpass.h"
 #include "fiber/pool.h"
 #include "fiber/spmd.h"
 #include "fiber/watch.h"
@@ -40,6 +43,14 @@ enum {
 	OPT_ORDER_BUFFER,
 	OPT_HEARTBEAT,
 	OPT_ADVERTISE,
+	OPT_EACH,
+	OPT_EACH_RUN,
+	OPT_ENV,
+	OPT_WORKDIR,
+	OPT_BAR,
+	OPT_ETA,
+	OPT_RESUME_FAILED,
+	OPT_MEM_LIMIT,
 };
 
 static const struct core_opt opts[] = {
@@ -51,6 +62,10 @@ static const struct core_opt opts[] = {
 	{ "tag", 't', NULL, "prefix each output line with the rank (SPMD)", NULL },
 	{ "halt", OPT_HALT, "POLICY", "on a rank's failure: stop the others (failure, default) or wait (never)", "failure|never" },
 	{ "pool", 'p', NULL, "pool mode: farm tasks from standard input to the workers", NULL },
+	{ "each", OPT_EACH, NULL, "pool mode, one COMMAND per task: {} the task, {#} its number, {NAME} a JSON member", NULL },
+	{ "env", OPT_ENV, "NAME", "pass variable NAME (or every NAME* for 'NAME*') to the workers on every host; repeatable", NULL },
+	{ "workdir", OPT_WORKDIR, "DIR", "workers work in DIR on every host, created when missing", NULL },
+	{ "mem-limit", OPT_MEM_LIMIT, "SIZE", "address-space limit of each worker command (RLIMIT_AS), bytes or with K, M, G", NULL },
 	{ "lines", 'l', NULL, "tasks are plain lines, not JSON Lines", NULL },
 	{ "keep-order", 'k', NULL, "write results in input order (default: completion order)", NULL },
 	{ "order-buffer", OPT_ORDER_BUFFER, "BYTES", "with -k: records waiting for their turn kept in memory, the rest on disk (default 64 MiB)", NULL },
@@ -59,9 +74,12 @@ static const struct core_opt opts[] = {
 	{ "start-timeout", OPT_START_TIMEOUT, "SECONDS", "time for a worker to start and become ready (default 120)", NULL },
 	{ "protocol", OPT_PROTOCOL, "VERSION", "worker protocol: 2 (tasks and results carry ids, default) or lines (compatibility)", "2|lines" },
 	{ "on-bad-input", OPT_BAD_INPUT, "POLICY", "a bad task line: a record of status invalid (fail, default), dropped (skip) or the end of the run (abort)", "fail|skip|abort" },
-	{ "prefetch", OPT_PREFETCH, "N", "tasks in flight per worker (default 2)", NULL },
+	{ "prefetch", OPT_PREFETCH, "N", "tasks in flight per worker (default: 2, up to 256 while tasks take under 0.5 ms)", NULL },
 	{ "joblog", 'j', "FILE", "journal of finished tasks, fsynced per batch", NULL },
 	{ "resume", OPT_RESUME, NULL, "skip the tasks already in the joblog, re-emit their results", NULL },
+	{ "resume-failed", OPT_RESUME_FAILED, NULL, "as --resume, but run again the tasks whose records are not ok", NULL },
+	{ "bar", OPT_BAR, NULL, "progress bar on standard error when it is a terminal: done/total, rate, ETA", NULL },
+	{ "eta", OPT_ETA, NULL, "progress line on standard error when it is a terminal: done/total, rate, ETA", NULL },
 	{ "bind", OPT_BIND, "ADDRESS", "address the master listens on (default 127.0.0.1:0)", NULL },
 	{ "max-line", OPT_MAX_LINE, "BYTES", "longest task or result line (default 16 MiB)", NULL },
 	{ "quiet", 'q', NULL, "do not warn about lost workers", NULL },
@@ -70,14 +88,17 @@ static const struct core_opt opts[] = {
 	{ "stdin-env", OPT_STDIN_ENV, NULL, "read the environment from standard input, stop at its end (remote side)", NULL },
 	{ "heartbeat", OPT_HEARTBEAT, "SECONDS", "a worker not heard from for this long is lost, its host taken for gone (default 30; 0: never)", NULL },
 	{ "advertise", OPT_ADVERTISE, "ADDRESS", "address the workers connect to, when not the one bound (a relay, NAT)", NULL },
+	{ "each-run", OPT_EACH_RUN, NULL, "run as the worker of --each (started by fiberrun itself)", NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct core_cli cli = {
 	.usage = "[-t] [-n N] [-b BACKEND] [-H FILE] -- COMMAND [ARG ...]\n"
 		 "--pool [-lk] [-n N] [-b BACKEND] [-j FILE] -- WORKER [ARG ...]\n"
+		 "--each [-lk] [-n N] [-b BACKEND] [-j FILE] -- COMMAND [ARG ...]\n"
 		 "--worker [--master ADDRESS] -- WORKER [ARG ...]\n"
-		 "--stdin-env -- COMMAND [ARG ...]",
+		 "--stdin-env -- COMMAND [ARG ...]\n"
+		 "--each-run [-l] -- COMMAND [ARG ...]",
 	.summary = "Launch workers locally and across hosts, and farm tasks to them without losing any.",
 	.footer = "Environment of SPMD ranks: FIBERRUN_RANK, FIBERRUN_SIZE, FIBERRUN_LOCAL_RANK,\n"
 		  "FIBERRUN_LOCAL_SIZE, FIBERRUN_HOST, FIBERRUN_MASTER_ADDR, FIBERRUN_MASTER_PORT.\n"
@@ -97,6 +118,11 @@ struct args {
 	int heartbeat_set;
 	const char *advertise;
 	int tag, halt_never, pool, lines, keep_order, resume, quiet, worker, stdin_env;
+	int each, each_run, bar, eta, resume_failed;
+	const char *workdir;
+	unsigned long long mem_limit;
+	const char **env;
+	size_t nenv;
 };
 
 static int handle(int key, const char *arg, void *ctx)
@@ -187,6 +213,41 @@ static int handle(int key, const char *arg, void *ctx)
 		a->advertise = arg;
 		break;
 	}
+	case OPT_EACH: a->each = a->pool = 1; break;
+	case OPT_EACH_RUN: a->each_run = 1; break;
+	case OPT_ENV:
+		if (!fiber_envpass_valid(arg))
+			core_cli_usage_error(&cli, "bad variable name '%s': want NAME or PREFIX*", arg);
+		a->env = realloc(a->env, (a->nenv + 1) * sizeof(*a->env));
+		if (!a->env)
+			core_msg_die(CORE_EXIT_FAIL, "out of memory");
+		a->env[a->nenv++] = arg;
+		break;
+	case OPT_WORKDIR:
+		if (!*arg)
+			core_cli_usage_error(&cli, "empty working folder");
+		a->workdir = arg;
+		break;
+	case OPT_MEM_LIMIT: {
+		char *end;
+		double v = strtod(arg, &end);
+		double unit = 1;
+
+		if (*end == 'K' || *end == 'k')
+			unit = 1024.0, end++;
+		else if (*end == 'M' || *end == 'm')
+			unit = 1024.0 * 1024, end++;
+		else if (*end == 'G' || *end == 'g')
+			unit = 1024.0 * 1024 * 1024, end++;
+		if (end == arg || *end || v * unit < 1024.0 * 1024 || v * unit > 1e18)
+			core_cli_usage_error(&cli, "bad memory limit '%s': want bytes (at least 1M), "
+					     "or a number with K, M or G", arg);
+		a->mem_limit = (unsigned long long)(v * unit);
+		break;
+	}
+	case OPT_BAR: a->bar = 1; break;
+	case OPT_ETA: a->eta = 1; break;
+	case OPT_RESUME_FAILED: a->resume = a->resume_failed = 1; break;
 	default: return -1;
 	}
 	return 0;
@@ -235,6 +296,9 @@ static int run_stdin_env(char **argv)
 
 	if (ret < 0)
 		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
+	/* An SPMD rank enters --workdir here; a pool agent enters it itself and tells the master. */
+	if (getenv("FIBERRUN_RANK") && fiber_workdir_enter(getenv("FIBERRUN_HOST"), &err) < 0)
+		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	ret = fiber_watch_run(argv, 0, &err);
 	if (ret < 0) {
 		core_msg_error("%s", err.msg);
@@ -243,15 +307,75 @@ static int run_stdin_env(char **argv)
 	return ret;
 }
 
+static int run_each_run(const struct args *a, char **argv)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	struct fiber_each_opts o = { 0 };
+	const char *fd = getenv("FIBERRUN_RESULT_FD");
+
+	if (!fd)
+		core_msg_die(CORE_EXIT_USAGE, "--each-run needs FIBERRUN_RESULT_FD (it is started by fiberrun --each)");
+	o.argv = argv;
+	o.lines = a->lines;
+	o.in_fd = 0;
+	o.res_fd = atoi(fd);
+	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
+	if (fiber_each_run(&o, &err) < 0)
+		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
+	return CORE_EXIT_OK;
+}
+
+struct bar {
+	struct core_progress p;
+	int started;
+};
+
+static void progress_cb(void *ctx, const struct fiber_pool_stats *st, int input_done)
+{
+	struct bar *b = ctx;
+
+	if (!b->started) {
+		core_progress_start(&b->p, "tasks", 0);
+		b->started = 1;
+	}
+	if (input_done && !b->p.total) {
+		b->p.total = (uint64_t)(st->tasks - st->skipped);
+		b->p.drawn = 0;	/* the total is known: show it now */
+	}
+	core_progress_update(&b->p, (uint64_t)(st->ok + st->failed));
+}
+
 static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 {
 	struct core_error err = CORE_ERROR_INIT;
 	struct fiber_pool_opts o = { 0 };
 	struct fiber_pool_stats st;
+	struct bar bar = { CORE_PROGRESS_INIT, 0 };
+	char **each = NULL;
 	int ret;
+
+	if (a->each) {
+		size_t n = 0, k = 0;
+
+		while (argv[n])
+			n++;
+		each = calloc(n + 5, sizeof(*each));
+		if (!each)
+			core_msg_die(CORE_EXIT_FAIL, "out of memory");
+		each[k++] = b->self;
+		each[k++] = "--each-run";
+		if (a->lines)
+			each[k++] = "--lines";
+		each[k++] = "--";
+		memcpy(each + k, argv, n * sizeof(*argv));
+		argv = each;
+	}
+	bar.p.eta = 1;
+	bar.p.no_bar = !a->bar;
 
 	o.workers = a->workers;
 	o.prefetch = a->prefetch ? a->prefetch : 2;
+	o.prefetch_max = a->prefetch ? 0 : 256;	/* by default, more ahead for short tasks */
 	o.retries = a->retries ? a->retries : 3;
 	o.timeout_s = a->timeout;
 	o.keep_order = a->keep_order;
@@ -272,6 +396,11 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 	o.order_memory = (size_t)a->order_buffer;
 	o.heartbeat_s = a->heartbeat_set && a->heartbeat == 0 ? -1 : a->heartbeat;
 	o.advertise = a->advertise;
+	o.resume_failed = a->resume_failed;
+	if (a->bar || a->eta) {
+		o.progress = progress_cb;
+		o.progress_ctx = &bar;
+	}
 	if (isatty(0)) {
 		/*
 		 * In the background a read of the terminal would stop us
@@ -282,6 +411,12 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 			core_msg_note("reading tasks from the terminal, one per line; end with Ctrl-D");
 	}
 	ret = fiber_pool_run(&o, &st, &err);
+	if (bar.started) {
+		bar.p.drawn = 0;	/* the last state, then clear the line */
+		core_progress_update(&bar.p, (uint64_t)(st.ok + st.failed));
+		core_progress_finish(&bar.p);
+	}
+	free(each);
 	if (ret < 0) {
 		core_msg_error("%s", err.msg);
 		if (st.fatal_status)
@@ -317,21 +452,24 @@ int main(int argc, char **argv)
 		core_cli_usage_error(&cli, "put '--' before the command");
 	if (first >= argc)
 		core_cli_usage_error(&cli, "no command given");
-	modes = a.pool + a.worker + a.stdin_env;
+	modes = a.pool + a.worker + a.stdin_env + a.each_run;
 	if (modes > 1)
-		core_cli_usage_error(&cli, "--pool, --worker and --stdin-env exclude each other");
+		core_cli_usage_error(&cli, "--pool (--each), --worker, --stdin-env and --each-run exclude each other");
 	if (a.stdin_env)
 		return run_stdin_env(argv + first);
+	if (a.each_run)
+		return run_each_run(&a, argv + first);
 	if (a.worker)
 		return run_worker(&a, argv + first);
 	if (!a.pool && (a.lines || a.keep_order || a.retries || a.timeout > 0 || a.prefetch ||
 			a.joblog || a.resume || a.start_timeout > 0 || a.proto_set || a.bad_input ||
-			a.order_buffer || a.heartbeat_set || a.advertise))
+			a.order_buffer || a.heartbeat_set || a.advertise ||
+			a.bar || a.eta || a.mem_limit))
 		core_cli_usage_error(&cli, "task options need --pool");
 	if (a.pool && (a.tag || a.halt_never))
 		core_cli_usage_error(&cli, "--tag and --halt are for SPMD mode, not --pool");
 	if (a.resume && !a.joblog)
-		core_cli_usage_error(&cli, "--resume needs --joblog");
+		core_cli_usage_error(&cli, "%s needs --joblog", a.resume_failed ? "--resume-failed" : "--resume");
 	ops = fiber_backend_find(a.backend ? a.backend : a.hosts ? "ssh" : "local");
 	if (ops->needs_hosts && !a.hosts)
 		core_cli_usage_error(&cli, "the %s backend needs --hosts FILE", ops->name);
@@ -344,6 +482,17 @@ int main(int argc, char **argv)
 	if (a.hosts && fiber_hosts_load(&b.hosts, a.hosts, &err) < 0) {
 		fiber_backend_release(&b);
 		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
+	}
+	if ((a.nenv || a.workdir || a.mem_limit) &&
+	    fiber_envpass_collect(a.env, a.nenv, a.workdir, a.mem_limit, &b.env, &err) < 0) {
+		fiber_backend_release(&b);
+		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
+	}
+	/* Local SPMD ranks are our children: we enter --workdir for them. */
+	if (!a.pool && a.workdir && !ops->remote) {
+		if (setenv("FIBERRUN_WORKDIR", a.workdir, 1) < 0 ||
+		    fiber_workdir_enter(NULL, &err) < 0)
+			core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	}
 	if (!a.workers) {
 		a.workers = b.hosts.n ? fiber_hosts_slots(&b.hosts) : core_sys_cpus();
@@ -366,7 +515,10 @@ int main(int argc, char **argv)
 			status = core_spawn_error_exit(status);	/* a rank not started */
 		}
 	}
+	fiber_envpass_free(b.env);
+	b.env = NULL;
 	fiber_backend_release(&b);
+	free(a.env);
 	/* An output error already reported is not reported twice. */
 	if (status == 0 && core_msg_close_stream(stdout) != 0)
 		status = CORE_EXIT_FAIL;

@@ -197,3 +197,60 @@ SH
 	[ "$(grep -c '"status":"failed".*"error":"no workers left (last: exited with status 127 before connecting' <<< "$output")" -eq 6 ]
 	[[ $stderr == *"exited with status 127 before connecting (is fiberrun installed there? see --remote-fiberrun)"* ]]
 }
+
+@test "--env over ssh: named and NAME* variables reach the workers and ranks, others do not" {
+	export RLKIT_T_ONE=1 RLKIT_T_TWO='two words' RLKIT_OTHER=no
+	run --separate-stderr bash -c "seq 4 | fiberrun --each --lines -k -H hosts --ssh '$SSH' --env 'RLKIT_T_*' -- sh -c 'echo \"\$RLKIT_T_ONE:\$RLKIT_T_TWO:\${RLKIT_OTHER-unset}\"'"
+	assert_success
+	[ "$(echo "$output" | grep -c '"result":"1:two words:unset"')" -eq 4 ]
+	# SPMD ranks: one on each slot, so both hosts are seen.
+	run --separate-stderr fiberrun -H hosts --ssh "$SSH" --env RLKIT_T_TWO --env RLKIT_T_ONE -- \
+		sh -c 'echo "$FIBERRUN_HOST:$RLKIT_T_ONE:$RLKIT_T_TWO:${RLKIT_OTHER-unset}"'
+	assert_success
+	[ "$(echo "$output" | sort)" = "$(printf 'node1:1:two words:unset\nnode1:1:two words:unset\nnode2:1:two words:unset')" ]
+}
+
+@test "--workdir over ssh: entered on every host; a bad one is that worker's error, with its host" {
+	run --separate-stderr bash -c "seq 4 | fiberrun --each --lines -H hosts --ssh '$SSH' --workdir '$PWD/remote/w' -- pwd"
+	assert_success
+	[ "$(echo "$output" | grep -c "\"result\":\"$PWD/remote/w\"")" -eq 4 ]
+	run --separate-stderr fiberrun -H hosts --ssh "$SSH" --workdir "$PWD/remote/spmd" -- sh -c 'echo "$FIBERRUN_HOST $(pwd)"'
+	assert_success
+	[ "$(echo "$output" | sort)" = "$(printf 'node1 %s\nnode1 %s\nnode2 %s' "$PWD/remote/spmd" "$PWD/remote/spmd" "$PWD/remote/spmd")" ]
+	touch plain
+	run --separate-stderr bash -c "seq 2 | fiberrun --each --lines -n 1 -r 2 -H hosts --ssh '$SSH' --workdir '$PWD/plain/w' -- pwd"
+	assert_failure 1
+	[[ $stderr == *"cannot enter working folder '$PWD/plain/w' on node1"* ]]
+}
+
+@test "rlkit.pool: Pool(hosts=...) runs pickled functions on both hosts, PYTHONPATH passed along" {
+	skip_unless_python multiprocessing
+	mkdir mods
+	cat > mods/work.py <<'PY'
+import os, time
+def where(x):
+    # Every task waits until both hosts have run one: no host can take them all.
+    host = os.environ["FIBERRUN_HOST"]
+    open(os.path.join("SEEN", host), "w").close()
+    for _ in range(3000):
+        if len(os.listdir("SEEN")) >= 2:
+            break
+        time.sleep(0.01)
+    return (host, x * x)
+PY
+	sed -i "s|SEEN|$PWD/seen|" mods/work.py
+	mkdir seen
+	cat > script.py <<PY
+import sys
+import rlkit.pool as multiprocessing
+from work import where
+if __name__ == "__main__":
+    with multiprocessing.Pool(hosts="hosts", options=["--ssh", "$SSH"]) as pool:
+        out = pool.map(where, range(40), chunksize=1)
+    assert [v for _, v in out] == [x * x for x in range(40)], out
+    print(" ".join(sorted(set(h for h, _ in out))))
+PY
+	run --separate-stderr env PYTHONPATH="$RLKIT_BUILD/share/rlkit/python:$PWD/mods" python3 script.py
+	assert_success
+	[ "$output" = "node1 node2" ]
+}

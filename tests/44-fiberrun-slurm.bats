@@ -120,3 +120,29 @@ SH
 	assert_failure 2
 	assert_output --partial "the sbatch backend starts pool workers only"
 }
+
+@test "rlkit.pool: Pool(backend=\"slurm\") runs its workers as job steps; --each too" {
+	skip_unless_python multiprocessing
+	cat > script.py <<'PY'
+import os
+import rlkit.pool as multiprocessing
+
+
+def job(x):
+    return (os.environ.get("SLURM_JOB_ID", ""), os.environ.get("SLURM_STEP_ID", ""), x * x)
+
+
+if __name__ == "__main__":
+    with multiprocessing.Pool(2, backend="slurm") as pool:
+        out = pool.map(job, range(20), chunksize=1)
+    assert [v for _, _, v in out] == [x * x for x in range(20)], out
+    assert all(j for j, _, _ in out) and all(s for _, s, _ in out), out
+    print("ok", len({j for j, _, _ in out}))
+PY
+	run --separate-stderr salloc -Q -n 2 env PYTHONPATH="$RLKIT_BUILD/share/rlkit/python" python3 script.py
+	assert_success
+	assert_output "ok 1"
+	run --separate-stderr salloc -Q -n 2 sh -c "seq 6 | fiberrun --each --lines -k -b srun -n 2 -- sh -c 'echo \$((\$1 * 2)) \${SLURM_STEP_ID:+step}' sh {}"
+	assert_success
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(" ".join(json.loads(l)["result"] for l in sys.stdin))')" = "2 step 4 step 6 step 8 step 10 step 12 step" ]
+}

@@ -31,14 +31,25 @@ static void draw(struct core_progress *p, uint64_t done, int64_t now)
 	if (p->total) {
 		uint64_t d = done > p->total ? p->total : done;
 		int fill = (int)(BAR_WIDTH * d / p->total), i;
-		char bar[BAR_WIDTH + 1];
+		char bar[BAR_WIDTH + 3], eta[48] = "";
 
-		for (i = 0; i < BAR_WIDTH; i++)
-			bar[i] = i < fill ? '#' : '.';
-		bar[BAR_WIDTH] = '\0';
-		fprintf(stderr, "\r%s [%s] %3d%% %llu/%llu %.3g/s\033[K",
-			p->label ? p->label : "", bar, (int)(100 * d / p->total),
-			(unsigned long long)done, (unsigned long long)p->total, rate);
+		bar[0] = '\0';
+		if (!p->no_bar) {
+			bar[0] = '[';
+			for (i = 0; i < BAR_WIDTH; i++)
+				bar[i + 1] = i < fill ? '#' : '.';
+			bar[BAR_WIDTH + 1] = ']';
+			bar[BAR_WIDTH + 2] = '\0';
+		}
+		if (p->eta && rate > 0) {
+			double left = (double)(p->total - d) / rate;
+
+			snprintf(eta, sizeof(eta), " ETA %ld:%02ld:%02ld", (long)left / 3600,
+				 (long)left / 60 % 60, (long)left % 60);
+		}
+		fprintf(stderr, "\r%s %s%s%3d%% %llu/%llu %.3g/s%s\033[K",
+			p->label ? p->label : "", bar, bar[0] ? " " : "", (int)(100 * d / p->total),
+			(unsigned long long)done, (unsigned long long)p->total, rate, eta);
 	} else {
 		fprintf(stderr, "\r%s %llu %.3g/s\033[K", p->label ? p->label : "",
 			(unsigned long long)done, rate);

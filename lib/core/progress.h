@@ -20,9 +20,11 @@ struct core_progress {
 	int64_t start_ns, last_draw_ns;
 	int enabled;	/* stderr is a terminal */
 	int drawn;	/* something is on the line */
+	int eta;	/* with a total: the time left, from the rate so far */
+	int no_bar;	/* counts, rate and ETA only */
 };
 
-#define CORE_PROGRESS_INIT { NULL, 0, 0, 0, 0, 0 }
+#define CORE_PROGRESS_INIT { NULL, 0, 0, 0, 0, 0, 0, 0 }
 
 void core_progress_start(struct core_progress *p, const char *label, uint64_t total);
 void core_progress_update(struct core_progress *p, uint64_t done);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,6 +123,12 @@ _Noreturn static void child(const struct core_spawn *sp, char **envp,
 		goto fail;
 	if (sp->dir && chdir(sp->dir) < 0)
 		goto fail;
+	if (sp->limit_as) {
+		struct rlimit rl = { (rlim_t)sp->limit_as, (rlim_t)sp->limit_as };
+
+		if (setrlimit(RLIMIT_AS, &rl) < 0)
+			goto fail;
+	}
 	execvpe(sp->argv[0], sp->argv, envp);
 fail:
 	e = errno;

@@ -15,6 +15,7 @@
 
 #include "core/clock.h"
 #include "core/ring.h"
+#include "fiber/envpass.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
 #include "fiber/wire.h"
@@ -168,6 +169,9 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	sp.out_fd = out[1];
 	sp.pdeathsig = SIGKILL;
 	sp.new_pgrp = 1;
+	/* --mem-limit: the worker command (and what it starts) gets it, not the agent. */
+	if (getenv("FIBERRUN_MEM_LIMIT"))
+		sp.limit_as = strtoull(getenv("FIBERRUN_MEM_LIMIT"), NULL, 10);
 	ret = core_spawn_start(&sp, err);
 	if (ret == 0)
 		fiber_agent_child_pgrp = a->child = sp.pid;
@@ -630,6 +634,13 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	if (ret < 0)
 		goto out;
 	a.number = number;
+	/* --workdir: not entering it is this worker's error, named with its host. */
+	ret = fiber_workdir_enter(o->host, err);
+	if (ret < 0) {
+		finish(&a, 1, 'N', err->msg);
+		core_error_clear(err);
+		goto out;
+	}
 	ret = start_command(&a, number, err);
 	if (ret < 0) {
 		status = core_spawn_error_exit(ret);

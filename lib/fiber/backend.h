@@ -64,9 +64,10 @@ struct fiber_backend {
 	char **ssh;			/* ssh command words, NULL-terminated */
 	char *self;			/* fiberrun on the hosts */
 	char *cwd;			/* working folder to use on the hosts */
+	char **env;			/* more NAME=VALUE for every launch (envpass.h), or NULL */
 };
 
-#define FIBER_BACKEND_INIT { NULL, FIBER_HOSTS_INIT, NULL, NULL, NULL }
+#define FIBER_BACKEND_INIT { NULL, FIBER_HOSTS_INIT, NULL, NULL, NULL, NULL }
 
 /* The backend called `name`, or NULL. */
 const struct fiber_backend_ops *fiber_backend_find(const char *name);

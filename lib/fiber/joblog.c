@@ -75,7 +75,12 @@ static int load(struct fiber_joblog *j, struct core_map *done, off_t *good,
 		ret = core_map_put(done, key, strlen(key), &e);
 		free(key);
 		json_decref(v);
-		if (ret == 1 && !(e->value.p = strndup(text, len)))
+		/* A later record of the same id (a task run again) wins. */
+		if (ret == 0) {
+			free(e->value.p);
+			e->value.p = NULL;
+		}
+		if (ret >= 0 && !(e->value.p = strndup(text, len)))
 			ret = -ENOMEM;
 		if (ret < 0) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");

@@ -5,6 +5,17 @@
  * record with --resume.  `bad`: the line is not a task (invalid JSON, too
  * long); it becomes a task of status "invalid" with that reason.
  */
+/* A journalled record with status "ok" (--resume-failed runs the others again). */
+static int pool_record_ok(const char *rec)
+{
+	json_t *v = core_jsonl_decode(rec, strlen(rec), NULL);
+	const char *status = json_string_value(json_object_get(v, "status"));
+	int ok = status && strcmp(status, "ok") == 0;
+
+	json_decref(v);
+	return ok;
+}
+
 int pool_take_line(struct pool *p, json_t *v, const char *line, size_t len, const char *bad)
 {
 	struct core_map_entry *e;
@@ -45,6 +56,10 @@ int pool_take_line(struct pool *p, json_t *v, const char *line, size_t len, cons
 	p->unfinished++;
 	e = core_map_find(&p->logged, key, strlen(key));
 	free(key);
+	if (e && e->value.p && p->o->resume_failed && !pool_record_ok(e->value.p)) {
+		free(e->value.p);	/* run again; its new record is appended */
+		e->value.p = NULL;
+	}
 	if (e && e->value.p) {
 		json_t *rec = core_jsonl_decode(e->value.p, strlen(e->value.p), NULL);
 		const char *status = json_string_value(json_object_get(rec, "status"));

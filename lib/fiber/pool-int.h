@@ -103,6 +103,7 @@ struct worker {
 
 struct pool {
 	const struct fiber_pool_opts *o;
+	double task_ns_avg;	/* recent tasks' mean run time (pool-window.c); 0: none yet */
 	struct fiber_pool_stats *st;
 	struct core_error *err;
 	int ep, lfd, sfd;
@@ -174,5 +175,15 @@ void pool_dispatch(struct pool *p, struct worker *w, long upto, size_t keep);
 void pool_reap(struct pool *p);
 void pool_stop_workers(struct pool *p);
 int pool_all_gone(const struct pool *p);
+
+/*
+ * The prefetch window (pool-window.c): with prefetch_max, tasks sent ahead
+ * to a worker grow from prefetch up to prefetch_max so that each worker
+ * has about POOL_WINDOW_NS of work queued: trivial tasks are pipelined,
+ * long ones stay at prefetch.
+ */
+#define POOL_WINDOW_NS 1000000.0
+void pool_window_note(struct pool *p, int64_t ns);
+long pool_window(const struct pool *p);
 
 #endif

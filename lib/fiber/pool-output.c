@@ -55,6 +55,8 @@ void pool_task_finish(struct pool *p, struct fiber_task *t, const char *status,
 	r.host = !w ? NULL : w->host[0] ? w->host : w->slot_host;
 	r.attempts = t->attempts;
 	r.duration = start_ns ? (double)(core_clock_mono_ns() - start_ns) / 1e9 : 0.0;
+	if (start_ns)
+		pool_window_note(p, core_clock_mono_ns() - start_ns);
 	t->record = fiber_record_make(&r);
 	if (!t->record) {
 		pool_fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));

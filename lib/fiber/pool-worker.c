@@ -1,4 +1,5 @@
 #include "fiber/pool-int.h"
+#include "fiber/envpass.h"
 
 void pool_kid_add(struct pool *p, pid_t pid)
 {
@@ -60,7 +61,7 @@ int pool_start_worker(struct pool *p, struct worker *w)
 	l.argv = argv;
 	l.env = (const char *const *)env;
 	l.out_fd = l.err_fd = -1;
-	ret = p->o->backend->ops->spawn(p->o->backend, &l, &w->proc, p->err);
+	ret = fiber_backend_spawn(p->o->backend, &l, &w->proc, p->err);
 	if (ret == 0) {
 		if (w->proc.pid > 0)
 			pool_kid_add(p, w->proc.pid);

@@ -206,7 +206,8 @@ static int pool_setup(struct pool *p)
 
 		w->index = i;
 		w->proc = (struct fiber_proc)FIBER_PROC_INIT;
-		if (core_ring_reserve(&w->fifo, (size_t)o->prefetch) < 0)
+		if (core_ring_reserve(&w->fifo, (size_t)(o->prefetch_max > o->prefetch ?
+							 o->prefetch_max : o->prefetch)) < 0)
 			return core_error_set(p->err, -ENOMEM, "out of memory");
 		if (o->backend->hosts.n > 0) {
 			size_t h;
@@ -317,7 +318,7 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 				pool_dispatch(&p, &p.w[k], 1, 0);
 		for (k = 0; k < o->workers && !p.stopping; k++)
 			if (p.w[k].state == W_READY)
-				pool_dispatch(&p, &p.w[k], o->prefetch, (size_t)starting);
+				pool_dispatch(&p, &p.w[k], pool_window(&p), (size_t)starting);
 		pool_emit(&p);
 		if (p.stopping)
 			break;
@@ -352,6 +353,8 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 		 * workers x prefetch tasks run unjournalled at any time.
 		 */
 		pool_emit(&p);
+		if (o->progress)
+			o->progress(o->progress_ctx, stats, p.in_eof);
 	}
 out:
 	pool_emit(&p);

@@ -41,9 +41,12 @@
 /* What a bad input line (invalid JSON, over --max-line) becomes. */
 enum { FIBER_BAD_INPUT_FAIL, FIBER_BAD_INPUT_SKIP, FIBER_BAD_INPUT_ABORT };
 
+struct fiber_pool_stats;
+
 struct fiber_pool_opts {
 	long workers;		/* number of workers */
 	long prefetch;		/* tasks in flight per worker */
+	long prefetch_max;	/* above prefetch: grow up to this for short tasks (auto) */
 	long retries;		/* attempts per task */
 	double timeout_s;	/* per task; 0 for none */
 	int keep_order;		/* records in input order */
@@ -63,6 +66,14 @@ struct fiber_pool_opts {
 	size_t order_memory;	/* -k: records held in memory, beyond it on disk; 0: 64 MiB */
 	const char *advertise;	/* HOST:PORT the workers connect to; NULL: the bound address */
 	double heartbeat_s;	/* a connected worker silent this long is lost; 0: 30 s, < 0: never */
+	int resume_failed;	/* with resume: run again tasks whose record is not "ok" */
+	/*
+	 * Called once per turn of the event loop (about every 100 ms at
+	 * least), with the counts so far and whether the input has ended
+	 * (then stats->tasks is the total); may be NULL.
+	 */
+	void (*progress)(void *ctx, const struct fiber_pool_stats *stats, int input_done);
+	void *progress_ctx;
 	/* Called with one-line warnings (a worker lost...); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "fiber/envpass.h"
 #include "fiber/hmac.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
@@ -126,7 +127,7 @@ static int start_rank(const struct fiber_spmd_opts *o, struct rank *r, long i,
 		l.env = (const char *const *)env;
 		l.out_fd = fds[0][1];
 		l.err_fd = fds[1][1];
-		ret = o->backend->ops->spawn(o->backend, &l, &r->proc, err);
+		ret = fiber_backend_spawn(o->backend, &l, &r->proc, err);
 	}
 	for (k = 0; k < 2; k++) {
 		if (fds[k][1] >= 0)
