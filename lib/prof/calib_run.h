@@ -1,0 +1,88 @@
+/*
+ * The calibration runs of rlprof-calibrate: the command, uninstrumented
+ * and under rlprof-record with each source on alone, `repeat` times.
+ *
+ *	struct prof_calib_run_opts o = PROF_CALIB_RUN_OPTS_INIT;
+ *	o.argv = argv; o.record = "/usr/bin/rlprof-record"; o.repeat = 5;
+ *	if (prof_calib_run(&o, &cal, &fail, &err) == -ECHILD) ... fail.exit_code
+ *
+ * A repeat runs, in this order: the command alone; rlprof-record
+ * --sample 0 --cpu-sample 0 with RLPROF_PYHOOK=off (annotations); the same
+ * with the hook (python-hook, left out after the first repeat when it made
+ * no cpu rows: not a Python command); rlprof-record --sample 0 (the CPU
+ * sampler with the annotations).  The run time of the command alone is
+ * the time from before fork to after its wait; under the recorder it is
+ * its process row in the trace (the recorder takes the same two instants,
+ * so its own start-up and trace writing do not count).  --sample 0 keeps
+ * the recorder's polling wait, which ends the command's row up to one
+ * interval late, out of it.
+ *
+ * The command's standard output goes to log_fd, or /dev/null; its
+ * standard error to a temporary file, appended to log_fd after each run
+ * (with show_output both stay ours).  A run that exits other than 0 stops
+ * everything: -ECHILD, with *fail saying which run, its exit status and
+ * the last lines of its standard error.  Other errors: a negative code
+ * with err filled (a command that cannot be started: -ENOENT, -EACCES, as
+ * core/spawn.h).  The library prints nothing; progress(ctx, done, total)
+ * is called after each run.
+ */
+#ifndef PROF_CALIB_RUN_H
+#define PROF_CALIB_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "prof/calib.h"
+
+struct prof_calib_run_opts {
+	char **argv;		/* the command, NULL-terminated */
+	const char *record;	/* rlprof-record to run */
+	int repeat;
+	int show_output;
+	int log_fd;		/* -1: none */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *ctx;
+};
+
+#define PROF_CALIB_RUN_OPTS_INIT { NULL, NULL, 5, 0, -1, NULL, NULL }
+
+struct prof_calib_failure {
+	const char *run;	/* "uninstrumented", "annotations", ... */
+	int exit_code;		/* as a shell says it */
+	char tail[1024];	/* the end of its standard error, "" when not kept */
+	int exec_errno;		/* the command could not be started: errno (err says so) */
+};
+
+/* Fill cal (runs, costs, machine, command, recorder) from new runs. */
+int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
+		   struct prof_calib_failure *fail, struct core_error *err);
+
+struct prof_calib_validation {
+	int64_t uninstrumented_ns;	/* median of cal's and one new run */
+	int64_t instrumented_ns;	/* one new run, every source of the default on */
+	int64_t corrected_ns;		/* instrumented minus what the correction removed */
+	double error_pct;		/* (corrected - uninstrumented) / uninstrumented */
+	double uncorrected_pct;		/* the same for the instrumented time */
+	struct prof_calib_fix fix;
+};
+
+/*
+ * One more uninstrumented run and one under rlprof-record --sample 0, whose
+ * trace is broken down (prof/breakdown.h) and corrected with cal
+ * (prof_calib_correct).  Errors as prof_calib_run.
+ */
+int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_calib *cal,
+			struct prof_calib_validation *v, struct prof_calib_failure *fail,
+			struct core_error *err);
+
+/*
+ * The events of each source in the trace at `path` and the run time of its
+ * first process (the process row of the one whose parent is not in the
+ * trace, the earliest); -1 in *run_ns when there is none.  For tests and
+ * the runs above.  Returns 0 or a negative code with err filled.
+ */
+int prof_calib_trace_events(const char *path, uint64_t events[PROF_CALIB_NSOURCES],
+			    int64_t *run_ns, struct core_error *err);
+
+#endif
