@@ -104,7 +104,7 @@ static const char *find_record(void)
 	char *slash;
 
 	if (env && *env)
-		return env;
+		return access(env, X_OK) ? NULL : env;
 	n = readlink("/proc/self/exe", path, sizeof(path) - 32);
 	if (n <= 0)
 		return NULL;
@@ -113,6 +113,37 @@ static const char *find_record(void)
 		return NULL;
 	strcpy(slash + 1, "rlprof-record");
 	return access(path, X_OK) ? NULL : path;
+}
+
+/*
+ * PYTHONPATH=DIR[:$PYTHONPATH] with the folder of the rlprof module
+ * ($RLPROF_PYTHON_DIR, else ../share/rlkit/python from this program), so
+ * that an annotated Python program imports it uninstrumented too.
+ */
+static const char *python_path(void)
+{
+	static char buf[8192];
+	char exe[PATH_MAX], *slash;
+	const char *dir = getenv("RLPROF_PYTHON_DIR"), *old = getenv("PYTHONPATH");
+	ssize_t n;
+
+	if (!dir || !*dir) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 32);
+		if (n <= 0)
+			return NULL;
+		exe[n] = 0;
+		if (!(slash = strrchr(exe, '/')))
+			return NULL;
+		*slash = 0;
+		if (!(slash = strrchr(exe, '/')))
+			return NULL;
+		strcpy(slash, "/share/rlkit/python");
+		dir = exe;
+	}
+	if ((size_t)snprintf(buf, sizeof(buf), "PYTHONPATH=%s%s%s", dir, old && *old ? ":" : "",
+			     old && *old ? old : "") >= sizeof(buf))
+		return NULL;
+	return buf;
 }
 
 /* A run that failed: its status is ours, with the end of its stderr. */
@@ -225,6 +256,7 @@ int main(int argc, char **argv)
 	o.repeat = (int)a.repeat;
 	o.show_output = a.show;
 	o.progress = on_progress;
+	o.base_env = python_path();
 	cmd = argv[optind_];
 	if (a.log && (o.log_fd = open(a.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666)) < 0)
 		core_msg_die(CORE_EXIT_FAIL, "cannot open '%s': %s", a.log, strerror(errno));

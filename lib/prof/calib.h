@@ -151,9 +151,11 @@ struct prof_calib_fix {
  * a root), because a push or pop costs time on both sides of its
  * timestamp; a process without operations pays in [unannotated].  Within
  * an operation it comes out of the CPU slots in proportion to their time,
- * never more than they hold (the rest is clamped_ns), so no slot goes
- * negative; the phase slots and the process's wall time shrink by the
- * same amount.  GPU, wait and runnable time stay.  Returns 0 or -ENOMEM.
+ * then, when they hold too little, out of runnable and wait (short
+ * segments that the recorder did not measure on a CPU); never more than
+ * they hold (the rest is clamped_ns), so no slot goes negative.  The
+ * phase slots and the process's wall time shrink by the same amount.
+ * GPU time stays.  Returns 0 or -ENOMEM.
  */
 int prof_calib_correct(struct prof_breakdown *bd, const struct prof_calib *cal,
 		       const struct prof_calib_counts *counts, const char *cpu_sample_us,

@@ -12,11 +12,18 @@ static int cpu_slot(int s)
 	return s <= PROF_SLOT_BOTH_NATIVE || s == PROF_SLOT_CPU_SYSTEM || s == PROF_SLOT_BOTH_SYSTEM;
 }
 
+/* Off-CPU host time: where the recorder puts short segments it did not
+ * measure on a CPU. */
+static int off_slot(int s)
+{
+	return s == PROF_SLOT_RUNNABLE || s == PROF_SLOT_WAIT;
+}
+
 /*
- * Take up to `want` ns out of the CPU slots of rows[0..n), in proportion
- * to their time; returns what was taken.
+ * Take up to `want` ns out of the slots of rows[0..n) that in_slot()
+ * accepts, in proportion to their time; returns what was taken.
  */
-static int64_t take(prof_slots *rows, size_t n, int64_t want)
+static int64_t take_from(prof_slots *rows, size_t n, int64_t want, int (*in_slot)(int))
 {
 	__int128 cpu = 0;
 	int64_t got = 0, left;
@@ -25,20 +32,20 @@ static int64_t take(prof_slots *rows, size_t n, int64_t want)
 
 	for (i = 0; i < n; i++)
 		for (s = 0; s < PROF_SLOT_COUNT; s++)
-			if (cpu_slot(s) && rows[i][s] > 0)
+			if (in_slot(s) && rows[i][s] > 0)
 				cpu += rows[i][s];
 	if (want <= 0 || cpu <= 0)
 		return 0;
 	if (want >= cpu) {
 		for (i = 0; i < n; i++)
 			for (s = 0; s < PROF_SLOT_COUNT; s++)
-				if (cpu_slot(s) && rows[i][s] > 0)
+				if (in_slot(s) && rows[i][s] > 0)
 					rows[i][s] = 0;
 		return (int64_t)cpu;
 	}
 	for (i = 0; i < n; i++)
 		for (s = 0; s < PROF_SLOT_COUNT; s++)
-			if (cpu_slot(s) && rows[i][s] > 0) {
+			if (in_slot(s) && rows[i][s] > 0) {
 				int64_t d = (int64_t)((__int128)rows[i][s] * want / cpu);
 
 				rows[i][s] -= d;
@@ -48,11 +55,19 @@ static int64_t take(prof_slots *rows, size_t n, int64_t want)
 	left = want - got;
 	for (i = 0; i < n && left; i++)
 		for (s = 0; s < PROF_SLOT_COUNT && left; s++)
-			if (cpu_slot(s) && rows[i][s] > 0) {
+			if (in_slot(s) && rows[i][s] > 0) {
 				rows[i][s]--;
 				left--;
 			}
 	return want - left;
+}
+
+/* CPU slots first, then runnable and wait. */
+static int64_t take(prof_slots *rows, size_t n, int64_t want)
+{
+	int64_t got = take_from(rows, n, want, cpu_slot);
+
+	return got + take_from(rows, n, want - got, off_slot);
 }
 
 static double cost_of(const struct prof_calib *cal, int s)

@@ -129,6 +129,7 @@ static int run_one(struct runner *rn, int kind, int64_t *ns, uint64_t events[PRO
 	struct core_spawn sp = CORE_SPAWN_INIT;
 	static const char *const hook_off[] = { "RLPROF_PYHOOK=off", NULL };
 	static const char *const hook_on[] = { "RLPROF_PYHOOK", NULL };
+	const char *base_env[] = { o->base_env, NULL };
 	char **argv = o->argv, **rec = NULL;
 	size_t n, i = 0;
 	int64_t t0, t1;
@@ -156,6 +157,8 @@ static int run_one(struct runner *rn, int kind, int64_t *ns, uint64_t events[PRO
 		sp.env_set = kind == PROF_CALIB_ANNOTATIONS ? hook_off : NULL;
 		sp.env_unset = kind == PROF_CALIB_ANNOTATIONS ? NULL : hook_on;
 	}
+	if (kind == RUN_BASE && o->base_env)
+		sp.env_set = base_env;
 	sp.argv = argv;
 	if (!o->show_output) {
 		sp.out_fd = o->log_fd >= 0 ? o->log_fd : rn->null_fd;

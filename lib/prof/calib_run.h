@@ -43,9 +43,10 @@ struct prof_calib_run_opts {
 	int log_fd;		/* -1: none */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *ctx;
+	const char *base_env;	/* "NAME=VALUE" for the uninstrumented runs, or NULL */
 };
 
-#define PROF_CALIB_RUN_OPTS_INIT { NULL, NULL, 5, 0, -1, NULL, NULL }
+#define PROF_CALIB_RUN_OPTS_INIT { NULL, NULL, 5, 0, -1, NULL, NULL, NULL }
 
 struct prof_calib_failure {
 	const char *run;	/* "uninstrumented", "annotations", ... */
