@@ -39,7 +39,7 @@ static const struct core_opt opts[] = {
 };
 
 static const struct core_cli cli = {
-	.usage = "[-o FILE] [options] [--] COMMAND [ARG...]",
+	.usage = "[-o FILE] [options] [--] COMMAND [ARG ...]",
 	.summary = "Measure what rlprof-record costs COMMAND per event, to correct its reports.",
 	.footer = "Runs COMMAND uninstrumented and under rlprof-record with each source alone.\n",
 	.opts = opts,
