@@ -95,6 +95,33 @@ static void on_progress(void *ctx, size_t done, size_t total)
 	core_progress_update(&progress, done);
 }
 
+/* This program, which is also the timing wrapper of every run. */
+static const char *find_self(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	if (n <= 0)
+		return NULL;
+	path[n] = 0;
+	return path;
+}
+
+/* The timing wrapper (prof_calib_timed): argv[1..] is the command. */
+static int timed(int argc, char **argv, const char *path)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	int ret;
+
+	if (argc < 2)
+		core_msg_die(CORE_EXIT_USAGE, "the timing wrapper needs a command");
+	ret = prof_calib_timed(argv + 1, path, &err);
+	if (ret < 0)
+		core_msg_die_err(ret == -ENOENT || ret == -EACCES || ret == -ENOEXEC ?
+				 core_spawn_error_exit(ret) : CORE_EXIT_FAIL, &err);
+	return ret;
+}
+
 /* rlprof-record: $RLPROF_RECORD, else next to this program. */
 static const char *find_record(void)
 {
@@ -220,6 +247,8 @@ static json_t *validation_json(const struct prof_calib_validation *v)
 	json_object_set_new(o, "clamped_ns", json_integer(v->fix.clamped_ns));
 	json_object_set_new(o, "overhead_pct", json_real(v->uncorrected_pct));
 	json_object_set_new(o, "error_pct", json_real(v->error_pct));
+	json_object_set_new(o, "uninstrumented_cpu_ns", json_integer(v->uninstrumented_cpu_ns));
+	json_object_set_new(o, "instrumented_cpu_ns", json_integer(v->instrumented_cpu_ns));
 	return o;
 }
 
@@ -244,6 +273,8 @@ int main(int argc, char **argv)
 	int optind_, ret;
 
 	core_msg_init(argv[0]);
+	if (getenv(PROF_CALIB_TIMES_ENV))
+		return timed(argc, argv, getenv(PROF_CALIB_TIMES_ENV));
 	optind_ = core_cli_parse(&cli, argc, argv, handle, &a);
 	if (optind_ >= argc)
 		core_cli_usage_error(&cli, "no command given");
@@ -257,6 +288,8 @@ int main(int argc, char **argv)
 	o.show_output = a.show;
 	o.progress = on_progress;
 	o.base_env = python_path();
+	if (!(o.self = find_self()))
+		core_msg_die(CORE_EXIT_MISSING, "cannot find this program's own path in /proc");
 	cmd = argv[optind_];
 	if (a.log && (o.log_fd = open(a.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666)) < 0)
 		core_msg_die(CORE_EXIT_FAIL, "cannot open '%s': %s", a.log, strerror(errno));

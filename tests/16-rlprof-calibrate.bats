@@ -184,10 +184,12 @@ assert c["recorder"].startswith("rlprof-record ")
 assert set(c["machine"]) == {"host", "kernel", "arch", "cpu_model", "cpus"}
 assert all(c["machine"][k] for k in c["machine"]), c["machine"]
 assert c["command"] == [sys.argv[2], "small-ops", "300", "10"]
+assert set(c["uninstrumented"]) == {"runs_ns", "cpu_ns", "median_ns", "median_cpu_ns"}
 assert len(c["uninstrumented"]["runs_ns"]) == 2 and c["uninstrumented"]["median_ns"] > 0
+assert len(c["uninstrumented"]["cpu_ns"]) == 2 and c["uninstrumented"]["median_cpu_ns"] > 0
 s = c["sources"]
 assert set(s) == {"annotations", "python-hook", "cpu-sampling"}
-keys = {"runs_ns", "events", "median_ns", "ns_per_event", "spread_ns", "samples"}
+keys = {"runs_ns", "cpu_ns", "events", "median_ns", "median_cpu_ns", "ns_per_event", "spread_ns", "samples"}
 assert all(set(v) == keys for v in s.values()), s
 # 300 x (step, compute, update)
 assert s["annotations"]["events"] == [900, 900] and s["annotations"]["samples"] == 2
@@ -235,7 +237,7 @@ assert set(v) == {"uninstrumented_ms", "instrumented_ms", "corrected_ms", "remov
 assert abs(v["instrumented_ms"] - v["removed_ms"] - v["corrected_ms"]) < 0.002, v
 f = json.load(open(sys.argv[2]))["validation"]
 assert set(f) == {"uninstrumented_ns", "instrumented_ns", "corrected_ns", "removed_ns", "clamped_ns",
-                  "overhead_pct", "error_pct"}, f
+                  "overhead_pct", "error_pct", "uninstrumented_cpu_ns", "instrumented_cpu_ns"}, f
 assert f["corrected_ns"] == f["instrumented_ns"] - f["removed_ns"], f
 assert f["removed_ns"] > 0
 PY

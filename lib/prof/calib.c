@@ -33,6 +33,7 @@ int prof_calib_source_parse(const char *s)
 static void runs_release(struct prof_calib_runs *r)
 {
 	free(r->ns);
+	free(r->cpu);
 	free(r->events);
 	memset(r, 0, sizeof(*r));
 }
@@ -57,7 +58,7 @@ void prof_calib_release(struct prof_calib *cal)
 	*cal = (struct prof_calib)PROF_CALIB_INIT;
 }
 
-int prof_calib_runs_add(struct prof_calib_runs *r, int64_t ns, uint64_t events)
+int prof_calib_runs_add(struct prof_calib_runs *r, int64_t ns, int64_t cpu, uint64_t events)
 {
 	int64_t *t = realloc(r->ns, (r->n + 1) * sizeof(*t));
 	uint64_t *e;
@@ -65,6 +66,10 @@ int prof_calib_runs_add(struct prof_calib_runs *r, int64_t ns, uint64_t events)
 	if (!t)
 		return -ENOMEM;
 	r->ns = t;
+	if (!(t = realloc(r->cpu, (r->n + 1) * sizeof(*t))))
+		return -ENOMEM;
+	r->cpu = t;
+	r->cpu[r->n] = cpu;
 	if (!(e = realloc(r->events, (r->n + 1) * sizeof(*e))))
 		return -ENOMEM;
 	r->events = e;
@@ -80,19 +85,29 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int64_t prof_calib_runs_median(const struct prof_calib_runs *r)
+static int64_t median(const int64_t *v, size_t n)
 {
 	int64_t *t, m;
 
-	if (!r->n)
+	if (!n)
 		return 0;
-	if (!(t = malloc(r->n * sizeof(*t))))
-		return r->ns[r->n / 2];
-	memcpy(t, r->ns, r->n * sizeof(*t));
-	qsort(t, r->n, sizeof(*t), cmp_i64);
-	m = r->n % 2 ? t[r->n / 2] : t[r->n / 2 - 1] + (t[r->n / 2] - t[r->n / 2 - 1]) / 2;
+	if (!(t = malloc(n * sizeof(*t))))
+		return v[n / 2];
+	memcpy(t, v, n * sizeof(*t));
+	qsort(t, n, sizeof(*t), cmp_i64);
+	m = n % 2 ? t[n / 2] : t[n / 2 - 1] + (t[n / 2] - t[n / 2 - 1]) / 2;
 	free(t);
 	return m;
+}
+
+int64_t prof_calib_runs_median(const struct prof_calib_runs *r)
+{
+	return median(r->ns, r->n);
+}
+
+int64_t prof_calib_runs_median_cpu(const struct prof_calib_runs *r)
+{
+	return median(r->cpu, r->n);
 }
 
 void prof_calib_compute(struct prof_calib *cal)
@@ -166,18 +181,21 @@ int prof_calib_machine(struct prof_calib *cal)
 
 static json_t *runs_json(const struct prof_calib_runs *r, int events)
 {
-	json_t *o = json_object(), *t = json_array(), *e = events ? json_array() : NULL;
+	json_t *o = json_object(), *t = json_array(), *u = json_array(), *e = events ? json_array() : NULL;
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
 		json_array_append_new(t, json_integer(r->ns[i]));
+		json_array_append_new(u, json_integer(r->cpu[i]));
 		if (e)
 			json_array_append_new(e, json_integer((json_int_t)r->events[i]));
 	}
 	json_object_set_new(o, "runs_ns", t);
+	json_object_set_new(o, "cpu_ns", u);
 	if (e)
 		json_object_set_new(o, "events", e);
 	json_object_set_new(o, "median_ns", json_integer(prof_calib_runs_median(r)));
+	json_object_set_new(o, "median_cpu_ns", json_integer(prof_calib_runs_median_cpu(r)));
 	return o;
 }
 
@@ -255,6 +273,7 @@ static int get_runs(const json_t *o, struct prof_calib_runs *r, int events,
 		    const char *name, const char *field, struct core_error *err)
 {
 	const json_t *t = json_object_get(o, "runs_ns"), *e = json_object_get(o, "events");
+	const json_t *u = json_object_get(o, "cpu_ns");
 	char f[96];
 	size_t i;
 
@@ -266,8 +285,13 @@ static int get_runs(const json_t *o, struct prof_calib_runs *r, int events,
 		return bad(err, name, f, !e ? "missing" : !json_is_array(e) ? "not an array" :
 			   "not as long as runs_ns");
 	}
+	if (u && (!json_is_array(u) || json_array_size(u) != json_array_size(t))) {
+		snprintf(f, sizeof(f), "%s.cpu_ns", field);
+		return bad(err, name, f, !json_is_array(u) ? "not an array" : "not as long as runs_ns");
+	}
 	for (i = 0; i < json_array_size(t); i++) {
 		const json_t *v = json_array_get(t, i), *n = events ? json_array_get(e, i) : NULL;
+		const json_t *cv = u ? json_array_get(u, i) : v;
 
 		if (!json_is_integer(v) || json_integer_value(v) < 0) {
 			snprintf(f, sizeof(f), "%s.runs_ns[%zu]", field, i);
@@ -277,7 +301,12 @@ static int get_runs(const json_t *o, struct prof_calib_runs *r, int events,
 			snprintf(f, sizeof(f), "%s.events[%zu]", field, i);
 			return bad(err, name, f, "not a non-negative integer");
 		}
-		if (prof_calib_runs_add(r, json_integer_value(v), n ? (uint64_t)json_integer_value(n) : 0) < 0)
+		if (!json_is_integer(cv) || json_integer_value(cv) < 0) {
+			snprintf(f, sizeof(f), "%s.cpu_ns[%zu]", field, i);
+			return bad(err, name, f, "not a non-negative integer");
+		}
+		if (prof_calib_runs_add(r, json_integer_value(v), json_integer_value(cv),
+					n ? (uint64_t)json_integer_value(n) : 0) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
 	}
 	return 0;

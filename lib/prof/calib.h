@@ -13,10 +13,13 @@
  * the sampler's otherwise.
  *
  * The cost of a source is mean (spread: sample standard deviation) over
- * the repeats of (t_on - t_base) / events, where t_on is the run time with
- * the source on and t_base that of the run of the same repeat it adds to:
- * the uninstrumented run for annotations, the annotations-only run for the
- * hook and the sampler (which run with the annotations on).
+ * the repeats of (t_on - t_base) / events, where t_on is the run (wall)
+ * time with the source on and t_base that of the run of the same repeat
+ * it adds to: the uninstrumented run for annotations, the annotations-only
+ * run for the hook and the sampler (which run with the annotations on).
+ * Wall time, as the breakdowns it corrects: the recorder also costs time
+ * off the CPU (its writes, signals).  The CPU time of each run is kept
+ * beside it, to tell a busy machine's noise from the recorder's cost.
  *
  *	struct prof_calib cal = PROF_CALIB_INIT;
  *	if (prof_calib_load(&cal, "cal.json", &err) < 0) ...
@@ -49,7 +52,8 @@ int prof_calib_source_parse(const char *s);
 /* The runs of one source (or of the uninstrumented command). */
 struct prof_calib_runs {
 	size_t n;
-	int64_t *ns;		/* run time of each repeat */
+	int64_t *ns;		/* run (wall) time of each repeat */
+	int64_t *cpu;		/* CPU time of each repeat */
 	uint64_t *events;	/* events of each repeat (sources only) */
 };
 
@@ -72,15 +76,16 @@ struct prof_calib {
 	struct prof_calib_cost cost[PROF_CALIB_NSOURCES];
 };
 
-#define PROF_CALIB_INIT { 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, { 0, NULL, NULL }, \
-	{ { 0, NULL, NULL } }, { { 0, 0, 0, 0 } } }
+#define PROF_CALIB_INIT { 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, { 0, NULL, NULL, NULL }, \
+	{ { 0, NULL, NULL, NULL } }, { { 0, 0, 0, 0 } } }
 
 void prof_calib_release(struct prof_calib *cal);
 
 /* Append one run (events ignored for the base); 0 or -ENOMEM. */
-int prof_calib_runs_add(struct prof_calib_runs *r, int64_t ns, uint64_t events);
-/* The median run time, 0 when there is none. */
+int prof_calib_runs_add(struct prof_calib_runs *r, int64_t ns, int64_t cpu, uint64_t events);
+/* The median run time (or CPU time), 0 when there is none. */
 int64_t prof_calib_runs_median(const struct prof_calib_runs *r);
+int64_t prof_calib_runs_median_cpu(const struct prof_calib_runs *r);
 
 /*
  * Fill cal->cost from the runs as described above: the runs of a source

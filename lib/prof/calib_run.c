@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,9 +27,55 @@ static const char *run_name(int kind)
 struct runner {
 	const struct prof_calib_run_opts *o;
 	int null_fd, err_fd;
-	char trace[64];
+	char trace[64], times[64];
 	size_t done, total;
 };
+
+int prof_calib_timed(char **argv, const char *path, struct core_error *err)
+{
+	struct core_spawn sp = CORE_SPAWN_INIT;
+	static const char *const unset[] = { PROF_CALIB_TIMES_ENV, NULL };
+	struct rusage ru;
+	int64_t t0, t1, cpu;
+	FILE *fp;
+	int st, ret;
+
+	sp.argv = argv;
+	sp.env_unset = unset;
+	sp.keep_ignored = 1;
+	t0 = core_clock_real_ns();
+	if ((ret = core_spawn_start(&sp, err)) < 0)
+		return ret;
+	while (wait4(sp.pid, &st, 0, &ru) < 0)
+		if (errno != EINTR)
+			return core_error_errno(err, errno, "cannot wait for '%s'", argv[0]);
+	t1 = core_clock_real_ns();
+	cpu = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
+	      ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+	if (!(fp = fopen(path, "w")))
+		return core_error_errno(err, errno, "cannot open '%s'", path);
+	fprintf(fp, "%lld %lld\n", (long long)(t1 - t0), (long long)cpu);
+	if (fclose(fp) != 0)
+		return core_error_errno(err, errno, "cannot write '%s'", path);
+	return core_spawn_exit_code(st);
+}
+
+static int read_times(const char *path, int64_t *wall, int64_t *cpu, struct core_error *err)
+{
+	FILE *fp = fopen(path, "r");
+	long long w, c;
+	int n;
+
+	if (!fp)
+		return core_error_errno(err, errno, "the timing wrapper wrote no '%s'", path);
+	n = fscanf(fp, "%lld %lld", &w, &c);
+	fclose(fp);
+	if (n != 2)
+		return core_error_set(err, -EINVAL, "the timing wrapper wrote a bad '%s'", path);
+	*wall = w;
+	*cpu = c;
+	return 0;
+}
 
 static void tail_of(int fd, char *buf, size_t size)
 {
@@ -122,25 +169,30 @@ out:
  * Run once: kind RUN_BASE, a source, or RUN_ALL; with a trace for the
  * instrumented ones.  *ns and events[] are filled.
  */
-static int run_one(struct runner *rn, int kind, int64_t *ns, uint64_t events[PROF_CALIB_NSOURCES],
+static int run_one(struct runner *rn, int kind, int64_t *ns, int64_t *cpu,
+		   uint64_t events[PROF_CALIB_NSOURCES],
 		   struct prof_calib_failure *fail, struct core_error *err)
 {
 	const struct prof_calib_run_opts *o = rn->o;
 	struct core_spawn sp = CORE_SPAWN_INIT;
-	static const char *const hook_off[] = { "RLPROF_PYHOOK=off", NULL };
 	static const char *const hook_on[] = { "RLPROF_PYHOOK", NULL };
-	const char *base_env[] = { o->base_env, NULL };
-	char **argv = o->argv, **rec = NULL;
+	char times_env[128];
+	const char *env[] = { times_env, NULL, NULL };
+	char **argv, **rec = NULL;
 	size_t n, i = 0;
-	int64_t t0, t1;
 	int st, ret;
 
 	memset(events, 0, PROF_CALIB_NSOURCES * sizeof(*events));
-	if (kind != RUN_BASE) {
-		for (n = 0; o->argv[n]; n++)
-			;
-		if (!(rec = calloc(n + 12, sizeof(*rec))))
-			return core_error_set(err, -ENOMEM, "out of memory");
+	snprintf(times_env, sizeof(times_env), "%s=%s", PROF_CALIB_TIMES_ENV, rn->times);
+	unlink(rn->times);
+	for (n = 0; o->argv[n]; n++)
+		;
+	if (!(rec = calloc(n + 13, sizeof(*rec))))
+		return core_error_set(err, -ENOMEM, "out of memory");
+	argv = rec;
+	if (kind == RUN_BASE) {
+		env[1] = o->base_env;
+	} else {
 		rec[i++] = (char *)o->record;
 		rec[i++] = "-o";
 		rec[i++] = rn->trace;
@@ -152,13 +204,14 @@ static int run_one(struct runner *rn, int kind, int64_t *ns, uint64_t events[PRO
 			rec[i++] = "0";
 		}
 		rec[i++] = "--";
-		memcpy(rec + i, o->argv, (n + 1) * sizeof(*rec));
-		argv = rec;
-		sp.env_set = kind == PROF_CALIB_ANNOTATIONS ? hook_off : NULL;
-		sp.env_unset = kind == PROF_CALIB_ANNOTATIONS ? NULL : hook_on;
+		if (kind == PROF_CALIB_ANNOTATIONS)
+			env[1] = "RLPROF_PYHOOK=off";
+		else
+			sp.env_unset = hook_on;
 	}
-	if (kind == RUN_BASE && o->base_env)
-		sp.env_set = base_env;
+	rec[i++] = (char *)o->self;
+	memcpy(rec + i, o->argv, (n + 1) * sizeof(*rec));
+	sp.env_set = env;
 	sp.argv = argv;
 	if (!o->show_output) {
 		sp.out_fd = o->log_fd >= 0 ? o->log_fd : rn->null_fd;
@@ -168,7 +221,6 @@ static int run_one(struct runner *rn, int kind, int64_t *ns, uint64_t events[PRO
 			goto out;
 		}
 	}
-	t0 = core_clock_real_ns();
 	if ((ret = core_spawn_start(&sp, err)) < 0) {
 		fail->exec_errno = sp.exec_errno;
 		goto out;
@@ -178,7 +230,6 @@ static int run_one(struct runner *rn, int kind, int64_t *ns, uint64_t events[PRO
 			ret = core_error_errno(err, errno, "cannot wait for the command");
 			goto out;
 		}
-	t1 = core_clock_real_ns();
 	if (!o->show_output && o->log_fd >= 0)
 		append_log(rn->err_fd, o->log_fd);
 	if (core_spawn_exit_code(st)) {
@@ -190,14 +241,13 @@ static int run_one(struct runner *rn, int kind, int64_t *ns, uint64_t events[PRO
 		ret = -ECHILD;
 		goto out;
 	}
-	*ns = t1 - t0;
+	if ((ret = read_times(rn->times, ns, cpu, err)) < 0)
+		goto out;
 	if (kind != RUN_BASE) {
 		int64_t run;
 
 		if ((ret = prof_calib_trace_events(rn->trace, events, &run, err)) < 0)
 			goto out;
-		if (run >= 0)
-			*ns = run;
 	}
 	ret = 0;
 	rn->done++;
@@ -217,7 +267,7 @@ static int runner_init(struct runner *rn, const struct prof_calib_run_opts *o, s
 	memset(rn, 0, sizeof(*rn));
 	rn->o = o;
 	rn->null_fd = rn->err_fd = -1;
-	rn->trace[0] = 0;
+	rn->trace[0] = rn->times[0] = 0;
 	if ((rn->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
 		return core_error_errno(err, errno, "cannot open '/dev/null'");
 	snprintf(path, sizeof(path), "%s/rlprof-calibrate-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -235,6 +285,16 @@ static int runner_init(struct runner *rn, const struct prof_calib_run_opts *o, s
 		return core_error_set(err, -ENAMETOOLONG, "TMPDIR is too long");
 	}
 	strcpy(rn->trace, path);
+	snprintf(path, sizeof(path), "%s/rlprof-calibrate-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if ((fd = mkostemp(path, O_CLOEXEC)) < 0)
+		return core_error_errno(err, errno, "cannot create a temporary file in '%s'",
+					tmp && *tmp ? tmp : "/tmp");
+	close(fd);
+	if (strlen(path) >= sizeof(rn->times)) {
+		unlink(path);
+		return core_error_set(err, -ENAMETOOLONG, "TMPDIR is too long");
+	}
+	strcpy(rn->times, path);
 	return 0;
 }
 
@@ -246,6 +306,8 @@ static void runner_release(struct runner *rn)
 		close(rn->err_fd);
 	if (rn->trace[0])
 		unlink(rn->trace);
+	if (rn->times[0])
+		unlink(rn->times);
 }
 
 int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
@@ -255,7 +317,7 @@ int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
 	uint64_t ev[PROF_CALIB_NSOURCES];
 	size_t n, len = 1;
 	int i, s, ret, hook = 1;
-	int64_t ns;
+	int64_t ns, cpu;
 
 	*cal = (struct prof_calib)PROF_CALIB_INIT;
 	if ((ret = runner_init(&rn, o, err)) < 0)
@@ -283,16 +345,16 @@ int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
 	}
 	cal->created_ns = core_clock_real_ns();
 	for (i = 0; i < o->repeat; i++) {
-		if ((ret = run_one(&rn, RUN_BASE, &ns, ev, fail, err)) < 0)
+		if ((ret = run_one(&rn, RUN_BASE, &ns, &cpu, ev, fail, err)) < 0)
 			goto out;
-		if (prof_calib_runs_add(&cal->base, ns, 0) < 0)
+		if (prof_calib_runs_add(&cal->base, ns, cpu, 0) < 0)
 			goto nomem;
 		for (s = 0; s < PROF_CALIB_NSOURCES; s++) {
 			if (s == PROF_CALIB_PYTHON_HOOK && !hook)
 				continue;
-			if ((ret = run_one(&rn, s, &ns, ev, fail, err)) < 0)
+			if ((ret = run_one(&rn, s, &ns, &cpu, ev, fail, err)) < 0)
 				goto out;
-			if (prof_calib_runs_add(&cal->runs[s], ns, ev[s]) < 0)
+			if (prof_calib_runs_add(&cal->runs[s], ns, cpu, ev[s]) < 0)
 				goto nomem;
 			if (s == PROF_CALIB_PYTHON_HOOK && !ev[s]) {
 				/* Not a Python command: no hook to measure. */
@@ -370,10 +432,10 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 			struct prof_calib_validation *v, struct prof_calib_failure *fail,
 			struct core_error *err)
 {
-	struct prof_calib_runs base = { 0, NULL, NULL };
+	struct prof_calib_runs base = { 0, NULL, NULL, NULL };
 	struct runner rn;
 	uint64_t ev[PROF_CALIB_NSOURCES];
-	int64_t ns;
+	int64_t ns, cpu;
 	size_t i;
 	int ret;
 
@@ -382,17 +444,19 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 		goto out;
 	rn.total = 2;
 	for (i = 0; i < cal->base.n; i++)
-		if (prof_calib_runs_add(&base, cal->base.ns[i], 0) < 0)
+		if (prof_calib_runs_add(&base, cal->base.ns[i], cal->base.cpu[i], 0) < 0)
 			goto nomem;
-	if ((ret = run_one(&rn, RUN_BASE, &ns, ev, fail, err)) < 0)
+	if ((ret = run_one(&rn, RUN_BASE, &ns, &cpu, ev, fail, err)) < 0)
 		goto out;
-	if (prof_calib_runs_add(&base, ns, 0) < 0)
+	if (prof_calib_runs_add(&base, ns, cpu, 0) < 0)
 		goto nomem;
 	v->uninstrumented_ns = prof_calib_runs_median(&base);
-	if ((ret = run_one(&rn, RUN_ALL, &v->instrumented_ns, ev, fail, err)) < 0 ||
+	v->uninstrumented_cpu_ns = prof_calib_runs_median_cpu(&base);
+	if ((ret = run_one(&rn, RUN_ALL, &v->instrumented_ns, &v->instrumented_cpu_ns, ev, fail, err)) < 0 ||
 	    (ret = correct_trace(rn.trace, cal, &v->fix, err)) < 0)
 		goto out;
 	v->corrected_ns = v->instrumented_ns - v->fix.removed_ns;
+
 	if (v->uninstrumented_ns > 0) {
 		v->error_pct = 100.0 * (double)(v->corrected_ns - v->uninstrumented_ns) /
 			       (double)v->uninstrumented_ns;
@@ -405,6 +469,7 @@ nomem:
 	ret = core_error_set(err, -ENOMEM, "out of memory");
 out:
 	free(base.ns);
+	free(base.cpu);
 	free(base.events);
 	runner_release(&rn);
 	return ret;

@@ -10,12 +10,11 @@
  * --sample 0 --cpu-sample 0 with RLPROF_PYHOOK=off (annotations); the same
  * with the hook (python-hook, left out after the first repeat when it made
  * no cpu rows: not a Python command); rlprof-record --sample 0 (the CPU
- * sampler with the annotations).  The run time of the command alone is
- * the time from before fork to after its wait; under the recorder it is
- * its process row in the trace (the recorder takes the same two instants,
- * so its own start-up and trace writing do not count).  --sample 0 keeps
- * the recorder's polling wait, which ends the command's row up to one
- * interval late, out of it.
+ * sampler with the annotations).  Every run goes through the timing
+ * wrapper (prof_calib_timed, in the program `self`), under the recorder
+ * too, so that the recorder's own start-up and trace writing do not
+ * count: its wall time from before fork to after wait, and the CPU time
+ * of the command and its descendants.
  *
  * The command's standard output goes to log_fd, or /dev/null; its
  * standard error to a temporary file, appended to log_fd after each run
@@ -44,9 +43,24 @@ struct prof_calib_run_opts {
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *ctx;
 	const char *base_env;	/* "NAME=VALUE" for the uninstrumented runs, or NULL */
+	const char *self;	/* a program that runs prof_calib_timed when
+				   PROF_CALIB_TIMES_ENV is set */
 };
 
-#define PROF_CALIB_RUN_OPTS_INIT { NULL, NULL, 5, 0, -1, NULL, NULL, NULL }
+#define PROF_CALIB_RUN_OPTS_INIT { NULL, NULL, 5, 0, -1, NULL, NULL, NULL, NULL }
+
+/* The environment variable that makes `self` the timing wrapper. */
+#define PROF_CALIB_TIMES_ENV "RLPROF_CALIBRATE_TIMES"
+
+/*
+ * The timing wrapper: run argv (NULL-terminated; PROF_CALIB_TIMES_ENV
+ * removed from its environment), wait for it, and write "WALL_NS CPU_NS\n"
+ * to `path`: the wall time from before fork to after wait, and the user +
+ * system time of the command and the descendants it waited for (wait4).
+ * Returns its exit status as a shell says it, or a negative code with err
+ * filled when it could not be started (core/spawn.h) or `path` not written.
+ */
+int prof_calib_timed(char **argv, const char *path, struct core_error *err);
 
 struct prof_calib_failure {
 	const char *run;	/* "uninstrumented", "annotations", ... */
@@ -65,6 +79,8 @@ struct prof_calib_validation {
 	int64_t corrected_ns;		/* instrumented minus what the correction removed */
 	double error_pct;		/* (corrected - uninstrumented) / uninstrumented */
 	double uncorrected_pct;		/* the same for the instrumented time */
+	/* Their CPU times, which a busy machine does not stretch. */
+	int64_t uninstrumented_cpu_ns, instrumented_cpu_ns;
 	struct prof_calib_fix fix;
 };
 
