@@ -217,6 +217,16 @@ static const struct core_col vcols[] = {
 	  .title = "overhead" },
 	{ .name = "error_pct", .type = CORE_COL_FLOAT, .unit = "%", .decimals = 2,
 	  .title = "corrected error" },
+	{ .name = "uninstrumented_cpu_ms", .type = CORE_COL_DURATION, .unit = "ms", .decimals = 3,
+	  .title = "CPU: uninstrumented" },
+	{ .name = "instrumented_cpu_ms", .type = CORE_COL_DURATION, .unit = "ms", .decimals = 3,
+	  .title = "instrumented" },
+	{ .name = "corrected_cpu_ms", .type = CORE_COL_DURATION, .unit = "ms", .decimals = 3,
+	  .title = "corrected" },
+	{ .name = "cpu_overhead_pct", .type = CORE_COL_FLOAT, .unit = "%", .decimals = 2,
+	  .title = "overhead" },
+	{ .name = "cpu_error_pct", .type = CORE_COL_FLOAT, .unit = "%", .decimals = 2,
+	  .title = "corrected error" },
 };
 
 static int write_validation(FILE *fp, const struct prof_calib_validation *v, enum core_format f)
@@ -229,7 +239,12 @@ static int write_validation(FILE *fp, const struct prof_calib_validation *v, enu
 	if (!ret)
 		ret = core_table_set_ns(&t, 0, v->uninstrumented_ns) | core_table_set_ns(&t, 1, v->instrumented_ns) |
 		      core_table_set_ns(&t, 2, v->corrected_ns) | core_table_set_ns(&t, 3, v->fix.removed_ns) |
-		      core_table_set_float(&t, 4, v->uncorrected_pct) | core_table_set_float(&t, 5, v->error_pct);
+		      core_table_set_float(&t, 4, v->uncorrected_pct) | core_table_set_float(&t, 5, v->error_pct) |
+		      core_table_set_ns(&t, 6, v->uninstrumented_cpu_ns) |
+		      core_table_set_ns(&t, 7, v->instrumented_cpu_ns) |
+		      core_table_set_ns(&t, 8, v->corrected_cpu_ns) |
+		      core_table_set_float(&t, 9, v->cpu_uncorrected_pct) |
+		      core_table_set_float(&t, 10, v->cpu_error_pct);
 	if (!ret)
 		ret = core_table_write(fp, &t, f);
 	core_table_release(&t);
@@ -249,6 +264,9 @@ static json_t *validation_json(const struct prof_calib_validation *v)
 	json_object_set_new(o, "error_pct", json_real(v->error_pct));
 	json_object_set_new(o, "uninstrumented_cpu_ns", json_integer(v->uninstrumented_cpu_ns));
 	json_object_set_new(o, "instrumented_cpu_ns", json_integer(v->instrumented_cpu_ns));
+	json_object_set_new(o, "corrected_cpu_ns", json_integer(v->corrected_cpu_ns));
+	json_object_set_new(o, "cpu_overhead_pct", json_real(v->cpu_uncorrected_pct));
+	json_object_set_new(o, "cpu_error_pct", json_real(v->cpu_error_pct));
 	return o;
 }
 

@@ -20,15 +20,16 @@ PY
 }
 
 @test "--calibration: each source's cost goes half to the operation, half to its caller, out of CPU time" {
-	# 3 op rows x 100 ns + 1 cpu row x 1000 ns = 1300 ns; weights: inner
-	# 2 calls -> 1 to inner, 1 to outer; outer 1 call -> 0.5 to outer, 0.5
-	# to [unannotated], which has no time: 217 ns clamped.
+	# 3 op rows x 100 ns + (3 boundaries + 10 us / 1 ms of samples) x 1000
+	# ns = 3310 ns; weights: inner 2 calls -> 1 to inner, 1 to outer; outer
+	# 1 call -> 0.5 to outer, 0.5 to [unannotated], which has no time: 552
+	# ns clamped.
 	run --separate-stderr rlprof-report -f csv --calibration "$R/cal.json" "$R/trace.csv"
 	assert_success
 	assert_output "$CSV_HEADER
-1,outer,CPU,python,5.350,60.00,1,5350,10000,10000,10000,10000,10000
-1,inner,CPU,python,3.567,40.00,2,3567,4000,2000,2000,2000,2000
-all,[corrected],,,1.083,10.83,,,,,,,"
+1,outer,CPU,python,4.345,60.00,1,4345,10000,10000,10000,10000,10000
+1,inner,CPU,python,2.897,40.00,2,2897,4000,2000,2000,2000,2000
+all,[corrected],,,2.758,27.58,,,,,,,"
 	[ -z "$stderr" ] || fail "unexpected warnings: $stderr"
 }
 
@@ -64,17 +65,18 @@ PY
 
 @test "--calibration: clamped, no row goes below zero, CPU first then wait" {
 	printf '%s\n' "kind,pid,tid,start_ns,end_ns,name,category,domain,device,stream,correlation,value,detail" \
+		"meta,,,,,cpu_sample_us,,,,,,,0" \
 		"cpu,7,7,0,4000,,python,,,,,," "cpu,7,7,4000,10000,,wait,,,,,," \
 		"process,7,,0,10000,x,,,,,,1,exit 0" > t.csv
-	# 2 cpu rows x 2500 ns: all of python (4000), then 1000 of wait.
-	cal 'c["sources"]["cpu-sampling"]["ns_per_event"] = 2500' > c.json
+	# 2 cpu rows of the hook x 2500 ns: all of python (4000), then 1000 of wait.
+	cal 'c["sources"]["python-hook"]["ns_per_event"] = 2500' > c.json
 	run rlprof-report -f csv --calibration c.json t.csv
 	assert_success
 	assert_output "$CSV_HEADER
 7,[unannotated],none,wait,5.000,100.00,,5000,,,,,
 all,[corrected],,,5.000,50.00,,,,,,,"
 	# Far more than the process has: everything goes, the rest is clamped.
-	cal 'c["sources"]["cpu-sampling"]["ns_per_event"] = 1e9' > c.json
+	cal 'c["sources"]["python-hook"]["ns_per_event"] = 1e9' > c.json
 	run rlprof-report -f json --calibration c.json t.csv
 	assert_success
 	python3 - "$output" <<'PY'
@@ -98,17 +100,17 @@ PY
 @test "--calibration: the table and svg say corrected, and by how much; jsonl ends with the corrected row" {
 	run rlprof-report -f table --calibration "$R/cal.json" "$R/trace.csv"
 	assert_success
-	assert_line "corrected: 1.08 us of profiler cost removed (10.83 % of 10.0 us profiled; 3 annotations, 1 cpu-sampling events), 217 ns clamped, calibration '$R/cal.json'"
+	assert_line "corrected: 2.76 us of profiler cost removed (27.58 % of 10.0 us profiled; 3 annotations, 3 cpu-sampling events), 552 ns clamped, calibration '$R/cal.json'"
 	run rlprof-report -f svg --calibration "$R/cal.json" "$R/trace.csv"
 	assert_success
-	[[ $output == *'class="corrected">corrected: 1.08 us of profiler cost removed'* ]] || fail "$output"
+	[[ $output == *'class="corrected">corrected: 2.76 us of profiler cost removed'* ]] || fail "$output"
 	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parseString(sys.stdin.read())' <<< "$output"
 	run rlprof-report -f jsonl --calibration "$R/cal.json" "$R/trace.csv"
 	assert_success
 	python3 - "$output" <<'PY'
 import json, sys
 last = json.loads(sys.argv[1].splitlines()[-1])
-assert last["process"] == "all" and last["operation"] == "[corrected]" and last["time_us"] == 1.083, last
+assert last["process"] == "all" and last["operation"] == "[corrected]" and last["time_us"] == 2.758, last
 PY
 }
 
@@ -120,7 +122,7 @@ PY
 import json, sys
 d = json.loads(sys.argv[1])
 total = round(sum(r["time_us"] for r in d["rows"]), 3)
-assert total == 8.917, (total, d["rows"])
+assert total == 7.242, (total, d["rows"])
 PY
 	done
 }
@@ -129,7 +131,7 @@ PY
 	cal 'c["machine"]["host"] = "elsewhere"; c["recorder"] = "rlprof-record 9.9.9"; c["command"] = ["other"]' > c.json
 	run --separate-stderr rlprof-report -f csv --calibration c.json "$R/trace.csv"
 	assert_success
-	assert_line "all,[corrected],,,1.083,10.83,,,,,,,"
+	assert_line "all,[corrected],,,2.758,27.58,,,,,,,"
 	[[ $stderr == *"rlprof-report: warning: calibration 'c.json' is for another host 'elsewhere' (the trace's: 'h')"* ]] || fail "$stderr"
 	[[ $stderr == *"another recorder 'rlprof-record 9.9.9' (the trace's: 'rlprof-record 0.1.0')"* ]] || fail "$stderr"
 	[[ $stderr == *"another command 'other' (the trace's: 'train --steps 2')"* ]] || fail "$stderr"
@@ -193,6 +195,8 @@ keys = {"runs_ns", "cpu_ns", "events", "median_ns", "median_cpu_ns", "ns_per_eve
 assert all(set(v) == keys for v in s.values()), s
 # 300 x (step, compute, update)
 assert s["annotations"]["events"] == [900, 900] and s["annotations"]["samples"] == 2
+# The sampler's events: the same boundaries, and its samples.
+assert all(e >= 900 for e in s["cpu-sampling"]["events"]), s["cpu-sampling"]
 assert isinstance(s["annotations"]["ns_per_event"], float) and s["annotations"]["spread_ns"] >= 0
 # A C program: one hook run, no cpu rows, no cost.
 assert s["python-hook"]["events"] == [0] and s["python-hook"]["ns_per_event"] is None
@@ -233,17 +237,20 @@ PY
 import json, sys
 v = json.loads(sys.argv[1])
 assert set(v) == {"uninstrumented_ms", "instrumented_ms", "corrected_ms", "removed_ms",
-                  "overhead_pct", "error_pct"}, v
+                  "overhead_pct", "error_pct", "uninstrumented_cpu_ms", "instrumented_cpu_ms",
+                  "corrected_cpu_ms", "cpu_overhead_pct", "cpu_error_pct"}, v
 assert abs(v["instrumented_ms"] - v["removed_ms"] - v["corrected_ms"]) < 0.002, v
+assert abs(v["instrumented_cpu_ms"] - v["removed_ms"] - v["corrected_cpu_ms"]) < 0.002, v
 f = json.load(open(sys.argv[2]))["validation"]
 assert set(f) == {"uninstrumented_ns", "instrumented_ns", "corrected_ns", "removed_ns", "clamped_ns",
-                  "overhead_pct", "error_pct", "uninstrumented_cpu_ns", "instrumented_cpu_ns"}, f
+                  "overhead_pct", "error_pct", "uninstrumented_cpu_ns", "instrumented_cpu_ns",
+                  "corrected_cpu_ns", "cpu_overhead_pct", "cpu_error_pct"}, f
 assert f["corrected_ns"] == f["instrumented_ns"] - f["removed_ns"], f
 assert f["removed_ns"] > 0
 PY
 	run --separate-stderr rlprof-calibrate -n 1 --validate --force -o cal.json -- "$W" small-ops 100 10
 	assert_success
-	assert_line --index 0 "uninstrumented_ms,instrumented_ms,corrected_ms,removed_ms,overhead_pct,error_pct"
+	assert_line --index 0 "uninstrumented_ms,instrumented_ms,corrected_ms,removed_ms,overhead_pct,error_pct,uninstrumented_cpu_ms,instrumented_cpu_ms,corrected_cpu_ms,cpu_overhead_pct,cpu_error_pct"
 	[ "${#lines[@]}" -eq 2 ]
 }
 

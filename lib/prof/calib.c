@@ -127,7 +127,7 @@ void prof_calib_compute(struct prof_calib *cal)
 
 			if (!on->events[i])
 				continue;
-			v = (double)(on->ns[i] - base->ns[i]) / (double)on->events[i];
+			v = (double)(on->cpu[i] - base->cpu[i]) / (double)on->events[i];
 			sum += v;
 			sq += v * v;
 			n++;
@@ -483,14 +483,17 @@ int prof_calib_count(struct prof_calib_counts *c, const struct prof_ev *ev)
 		if (i == c->n) {
 			if (CORE_GROW(c->v, c->cap, c->n + 1) < 0)
 				return -ENOMEM;
-			c->v[c->n++] = (struct prof_calib_count){ ev->pid, 0, 0 };
+			c->v[c->n++] = (struct prof_calib_count){ ev->pid, 0, 0, 0 };
 		}
 		c->last = i;
 	}
 	p = &c->v[i];
-	if (ev->kind == PROF_KIND_CPU)
+	if (ev->kind == PROF_KIND_CPU) {
 		p->cpu++;
-	else
+		if (ev->cat != PROF_CAT_WAIT && ev->cat != PROF_CAT_RUNNABLE &&
+		    ev->end > ev->start)
+			p->cpu_ns += ev->end - ev->start;
+	} else
 		p->annotations++;
 	return 0;
 }
@@ -508,5 +511,21 @@ struct prof_calib_count prof_calib_counts_of(const struct prof_calib_counts *c, 
 	for (i = 0; i < c->n; i++)
 		if (c->v[i].pid == pid)
 			return c->v[i];
-	return (struct prof_calib_count){ pid, 0, 0 };
+	return (struct prof_calib_count){ pid, 0, 0, 0 };
+}
+
+double prof_calib_events(const struct prof_calib_count *n, int s, const char *us)
+{
+	int hook = us && !strcmp(us, "0");
+	double period = us && atol(us) > 0 ? (double)atol(us) * 1000 : 1e6;
+
+	switch (s) {
+	case PROF_CALIB_ANNOTATIONS:
+		return (double)n->annotations;
+	case PROF_CALIB_PYTHON_HOOK:
+		return hook ? (double)n->cpu : 0;
+	case PROF_CALIB_CPU_SAMPLING:
+		return hook || !n->cpu ? 0 : (double)n->annotations + (double)n->cpu_ns / period;
+	}
+	return 0;
 }

@@ -8,18 +8,23 @@
  *   annotations   NVTX, C API and Python operations: op, mark, phase and
  *                 counter rows
  *   python-hook   the Python module's profile hook (--cpu-sample 0): cpu rows
- *   cpu-sampling  the per-thread CPU sampler (the default): cpu rows
+ *   cpu-sampling  the per-thread CPU sampler (the default): the annotation
+ *                 events (each boundary closes a segment) plus the samples,
+ *                 the CPU time of the cpu rows over the period (meta row
+ *                 cpu_sample_us; 1000 when absent).  Not its cpu rows:
+ *                 how many a run has depends on its timing.
  * A trace's cpu rows are the hook's when its meta row cpu_sample_us is 0,
  * the sampler's otherwise.
  *
  * The cost of a source is mean (spread: sample standard deviation) over
- * the repeats of (t_on - t_base) / events, where t_on is the run (wall)
- * time with the source on and t_base that of the run of the same repeat
- * it adds to: the uninstrumented run for annotations, the annotations-only
- * run for the hook and the sampler (which run with the annotations on).
- * Wall time, as the breakdowns it corrects: the recorder also costs time
- * off the CPU (its writes, signals).  The CPU time of each run is kept
- * beside it, to tell a busy machine's noise from the recorder's cost.
+ * the repeats of (t_on - t_base) / events, where t_on is the CPU time
+ * (user + system, of the command and its descendants) with the source on
+ * and t_base that of the run of the same repeat it adds to: the
+ * uninstrumented run for annotations, the annotations-only run for the
+ * hook and the sampler (which run with the annotations on).  CPU time,
+ * not wall time: the recorder's cost is work on a CPU, and CPU time does
+ * not count the time a busy machine keeps the command waiting (which
+ * makes wall-time differences noise there).
  *
  *	struct prof_calib cal = PROF_CALIB_INIT;
  *	if (prof_calib_load(&cal, "cal.json", &err) < 0) ...
@@ -121,6 +126,7 @@ struct prof_calib_count {
 	int64_t pid;
 	uint64_t annotations;	/* op, mark, phase and counter rows */
 	uint64_t cpu;		/* cpu rows */
+	int64_t cpu_ns;		/* their time on a CPU (every category but wait, runnable) */
 };
 
 struct prof_calib_counts {
@@ -132,6 +138,9 @@ struct prof_calib_counts {
 
 /* Count ev; 0 or -ENOMEM. */
 int prof_calib_count(struct prof_calib_counts *c, const struct prof_ev *ev);
+/* The events of source s in count n of a trace whose meta row
+ * cpu_sample_us is `us` (may be NULL). */
+double prof_calib_events(const struct prof_calib_count *n, int s, const char *us);
 void prof_calib_counts_release(struct prof_calib_counts *c);
 /* The counts of process pid (zeros when none). */
 struct prof_calib_count prof_calib_counts_of(const struct prof_calib_counts *c, int64_t pid);

@@ -76,16 +76,19 @@ static double cost_of(const struct prof_calib *cal, int s)
 }
 
 static int correct_process(struct prof_bd_process *p, const struct prof_calib *cal,
-			   struct prof_calib_count cnt, int cpu_src, struct prof_calib_fix *fix)
+			   struct prof_calib_count cnt, const char *us, struct prof_calib_fix *fix)
 {
-	double *w, total = 0, cost;
+	double *w, total = 0, cost = 0;
 	int64_t removed = 0, clamped = 0;
 	size_t i;
+	int s;
 
-	cost = (double)cnt.annotations * cost_of(cal, PROF_CALIB_ANNOTATIONS) +
-	       (double)cnt.cpu * cost_of(cal, cpu_src);
-	fix->events[PROF_CALIB_ANNOTATIONS] += cnt.annotations;
-	fix->events[cpu_src] += cnt.cpu;
+	for (s = 0; s < PROF_CALIB_NSOURCES; s++) {
+		double n = prof_calib_events(&cnt, s, us);
+
+		cost += n * cost_of(cal, s);
+		fix->events[s] += (uint64_t)(n + 0.5);
+	}
 	if (cost < 0.5 || !p->nkeys)
 		return 0;
 	if (!(w = calloc(p->nkeys, sizeof(*w))))
@@ -126,8 +129,6 @@ int prof_calib_correct(struct prof_breakdown *bd, const struct prof_calib *cal,
 		       const struct prof_calib_counts *counts, const char *cpu_sample_us,
 		       struct prof_calib_fix *fix)
 {
-	int cpu_src = cpu_sample_us && !strcmp(cpu_sample_us, "0") ? PROF_CALIB_PYTHON_HOOK :
-		      PROF_CALIB_CPU_SAMPLING;
 	size_t i;
 	int ret;
 
@@ -136,7 +137,7 @@ int prof_calib_correct(struct prof_breakdown *bd, const struct prof_calib *cal,
 		struct prof_bd_process *p = &bd->procs[i];
 
 		fix->wall_ns += p->wall;
-		if ((ret = correct_process(p, cal, prof_calib_counts_of(counts, p->pid), cpu_src, fix)) < 0)
+		if ((ret = correct_process(p, cal, prof_calib_counts_of(counts, p->pid), cpu_sample_us, fix)) < 0)
 			return ret;
 	}
 	return 0;

@@ -143,10 +143,9 @@ int prof_calib_trace_events(const char *path, uint64_t events[PROF_CALIB_NSOURCE
 	if (ret < 0)
 		goto out;
 	us = prof_trace_meta(r, "cpu_sample_us");
-	for (i = 0; i < c.n; i++) {
-		events[PROF_CALIB_ANNOTATIONS] += c.v[i].annotations;
-		events[us && !strcmp(us, "0") ? PROF_CALIB_PYTHON_HOOK : PROF_CALIB_CPU_SAMPLING] += c.v[i].cpu;
-	}
+	for (i = 0; i < c.n; i++)
+		for (k = 0; k < PROF_CALIB_NSOURCES; k++)
+			events[k] += (uint64_t)(prof_calib_events(&c.v[i], (int)k, us) + 0.5);
 	n = prof_trace_processes(r, &pr);
 	for (i = 0, best = n; i < n; i++) {
 		if (pr[i].start == INT64_MIN || pr[i].end == INT64_MAX)
@@ -456,6 +455,13 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 	    (ret = correct_trace(rn.trace, cal, &v->fix, err)) < 0)
 		goto out;
 	v->corrected_ns = v->instrumented_ns - v->fix.removed_ns;
+	v->corrected_cpu_ns = v->instrumented_cpu_ns - v->fix.removed_ns;
+	if (v->uninstrumented_cpu_ns > 0) {
+		v->cpu_error_pct = 100.0 * (double)(v->corrected_cpu_ns - v->uninstrumented_cpu_ns) /
+				   (double)v->uninstrumented_cpu_ns;
+		v->cpu_uncorrected_pct = 100.0 * (double)(v->instrumented_cpu_ns - v->uninstrumented_cpu_ns) /
+					 (double)v->uninstrumented_cpu_ns;
+	}
 
 	if (v->uninstrumented_ns > 0) {
 		v->error_pct = 100.0 * (double)(v->corrected_ns - v->uninstrumented_ns) /

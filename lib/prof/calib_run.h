@@ -79,8 +79,9 @@ struct prof_calib_validation {
 	int64_t corrected_ns;		/* instrumented minus what the correction removed */
 	double error_pct;		/* (corrected - uninstrumented) / uninstrumented */
 	double uncorrected_pct;		/* the same for the instrumented time */
-	/* Their CPU times, which a busy machine does not stretch. */
-	int64_t uninstrumented_cpu_ns, instrumented_cpu_ns;
+	/* The same in CPU time, which a busy machine does not stretch. */
+	int64_t uninstrumented_cpu_ns, instrumented_cpu_ns, corrected_cpu_ns;
+	double cpu_error_pct, cpu_uncorrected_pct;
 	struct prof_calib_fix fix;
 };
 
