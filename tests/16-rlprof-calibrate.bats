@@ -209,23 +209,19 @@ PY
 	assert_line --regexp '^all,\[corrected\],,,'
 }
 
-@test "rlprof-calibrate: Python annotations, the hook measured on its own" {
+@test "rlprof-calibrate: a gymnasium CartPole loop annotated per step, the hook measured on its own" {
 	skip_unless_python gymnasium
-	cat > loop.py <<'PY'
-import rlprof
-for i in range(200):
-    with rlprof.operation("step"):
-        sum(range(50))
-PY
 	# The uninstrumented runs import rlprof from the toolkit's folder too.
-	run --separate-stderr env -u PYTHONPATH rlprof-calibrate -n 2 -o cal.json -- python3 loop.py
+	run --separate-stderr env -u PYTHONPATH rlprof-calibrate -n 2 -o cal.json -- \
+		python3 "$TOP/bench/calibrate-cartpole.py" 300
 	assert_success
 	python3 - cal.json <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["sources"]
-assert s["annotations"]["events"] == [200, 200], s["annotations"]
+assert s["annotations"]["events"] == [300, 300], s["annotations"]
 assert len(s["python-hook"]["events"]) == 2 and min(s["python-hook"]["events"]) > 0, s["python-hook"]
 assert s["python-hook"]["ns_per_event"] is not None
+assert min(s["cpu-sampling"]["events"]) >= 300, s["cpu-sampling"]
 PY
 }
 
