@@ -17,6 +17,7 @@
 #include "core/progress.h"
 #include "core/table.h"
 #include "prof/breakdown.h"
+#include "prof/calib.h"
 #include "prof/report.h"
 #include "prof/report_chrome.h"
 #include "prof/report_compare.h"
@@ -30,6 +31,7 @@ enum {
 	OPT_STRICT,
 	OPT_CHUNK,
 	OPT_TREE,
+	OPT_CALIB,
 };
 
 /* The formats of core/table.h, then this program's own. */
@@ -52,6 +54,7 @@ static const struct core_opt opts[] = {
 	{ "force", 'F', NULL, "replace an existing output file", NULL },
 	{ "strict", OPT_STRICT, NULL, "make any bad row an error (exit 1)", NULL },
 	{ "sort-chunk", OPT_CHUNK, "N", "events sorted in memory at once for unordered traces", NULL },
+	{ "calibration", OPT_CALIB, "FILE", "subtract the profiler's cost measured by rlprof-calibrate", NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -70,6 +73,7 @@ struct args {
 	const char *name;	/* -p NAME */
 	const char *compare, *output;
 	size_t chunk;
+	const char *calibration;
 };
 
 static int handle(int key, const char *arg, void *ctx)
@@ -131,6 +135,9 @@ static int handle(int key, const char *arg, void *ctx)
 	case OPT_STRICT:
 		a->strict = 1;
 		break;
+	case OPT_CALIB:
+		a->calibration = arg;
+		break;
 	case OPT_CHUNK:
 		if (core_cli_parse_long(arg, 2, 1L << 30, &v) < 0)
 			core_cli_usage_error(&cli, "bad chunk size '%s'", arg);
@@ -154,6 +161,7 @@ struct job {
 	uint64_t seen, kept;
 	int64_t *pids;		/* chrome, perfetto: the processes of -p NAME */
 	size_t npids;
+	struct prof_calib_counts counts;	/* with --calibration */
 };
 
 static int wanted(const struct job *j, int64_t pid)
@@ -179,6 +187,8 @@ static int on_event(void *ctx, const struct prof_trace_reader *r, const struct p
 	if (!wanted(j, ev->pid))
 		return 0;
 	j->kept++;
+	if (j->a->calibration && prof_calib_count(&j->counts, ev) < 0)
+		return -ENOMEM;
 	if (j->chrome)
 		return prof_chrome_event(j->chrome, r, ev);
 	if (j->perfetto)
@@ -191,6 +201,7 @@ static int on_restart(void *ctx)
 	struct job *j = ctx;
 
 	j->seen = j->kept = 0;
+	prof_calib_counts_release(&j->counts);
 	if (j->chrome)
 		return prof_chrome_restart(j->chrome);
 	if (j->perfetto)
@@ -339,9 +350,30 @@ static int copy(FILE *from, FILE *to)
 	return ferror(from) ? -EIO : 0;
 }
 
+static void calib_warning(void *ctx, const char *what)
+{
+	core_msg_warning("calibration '%s' is for another %s", (const char *)ctx, what);
+}
+
+/* --calibration: take the profiler's cost out of j's breakdown. */
+static void correct(struct job *j, const char *path, struct prof_calib_fix *fix)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	struct prof_calib cal;
+
+	if (prof_calib_load(&cal, path, &err) < 0)
+		core_msg_die_err(CORE_EXIT_FAIL, &err);
+	prof_calib_check(&cal, j->reader, calib_warning, (void *)path);
+	fix->calibration = path;
+	if (prof_calib_correct(j->bd, &cal, &j->counts, prof_trace_meta(j->reader, "cpu_sample_us"), fix) < 0)
+		core_msg_die(CORE_EXIT_FAIL, "out of memory");
+	prof_calib_release(&cal);
+}
+
 static int write_report(FILE *fp, const struct args *a, struct job *j, struct job *other,
 			const char *path, const char *other_path)
 {
+	static struct prof_calib_fix fix;
 	struct prof_report rep, orep;
 	int ret;
 
@@ -351,8 +383,11 @@ static int write_report(FILE *fp, const struct args *a, struct job *j, struct jo
 			return -EIO;
 		return copy(j->trace_fp, fp);
 	}
+	if (a->calibration)
+		correct(j, a->calibration, &fix);
 	if (prof_report_build(&rep, j->bd, a->by) < 0)
 		return -ENOMEM;
+	rep.fix = a->calibration ? &fix : NULL;
 	rep.problems = prof_trace_problems(j->reader);
 	rep.trace = path;
 	if (other) {
@@ -386,10 +421,12 @@ static void abort_output(void)
 int main(int argc, char **argv)
 {
 	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
-			  NULL, NULL, NULL, PROF_SCAN_CHUNK_DEFAULT };
+			  NULL, NULL, NULL, PROF_SCAN_CHUNK_DEFAULT, NULL };
 	struct core_error err = CORE_ERROR_INIT;
-	struct job j = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0 };
-	struct job o = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0 };
+	struct job j = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0,
+			 PROF_CALIB_COUNTS_INIT };
+	struct job o = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0,
+			 PROF_CALIB_COUNTS_INIT };
 	const char *path = "-";
 	int optind_, ret;
 
@@ -413,6 +450,9 @@ int main(int argc, char **argv)
 	    (!strcmp(path, "-") || (a.compare && !strcmp(a.compare, "-"))))
 		core_cli_usage_error(&cli, "-p NAME with -f %s needs a trace file, not standard input",
 				     a.format == F_CHROME ? "chrome" : "perfetto");
+	if (a.calibration && (a.compare || a.tree || a.format == F_CHROME || a.format == F_PERFETTO))
+		core_cli_usage_error(&cli, "--calibration corrects breakdowns (table, csv, json, jsonl, svg), "
+				     "without --compare or --tree");
 	if (a.compare && !strcmp(a.compare, "-") && !strcmp(path, "-"))
 		core_cli_usage_error(&cli, "only one trace can come from standard input");
 	if (!strcmp(path, "-") && isatty(STDIN_FILENO))
@@ -450,5 +490,6 @@ int main(int argc, char **argv)
 	free(o.pids);
 	prof_trace_reader_free(j.reader);
 	prof_trace_reader_free(o.reader);
+	prof_calib_counts_release(&j.counts);
 	return core_msg_close_stream(stdout) ? CORE_EXIT_FAIL : CORE_EXIT_OK;
 }

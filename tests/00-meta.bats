@@ -28,6 +28,8 @@ fiberrun	-H IN -- true	1	# no hosts\\n
 fiberrun	--pool --protocol lines -n 1 -j IN --resume -- cat	-	{"id":1}\\nnot a record\\n{"id":2}\\n
 fiberrun	--pool --protocol lines --on-bad-input abort -n 1 -- cat < IN	-	not json\\n
 rlprof-record	-o IN/t.csv -- true	1	-
+rlprof-report	--calibration IN $trace	1	{\n  "format": "rlprof-calibration",,\n}\n
+rlprof-calibrate	-o IN/cal.json -- true	1	-
 EOF
 }
 

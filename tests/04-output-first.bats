@@ -65,3 +65,10 @@ load helpers
 	assert_output "fiberrun: error: cannot open 'missing/log': No such file or directory"
 	[ ! -e ran ]
 }
+
+@test "rlprof-calibrate -o: a missing folder fails before the command runs" {
+	run rlprof-calibrate -n 1 -o missing/cal.json -- sh -c 'touch ran'
+	[ "$status" -eq 1 ]
+	assert_output "rlprof-calibrate: error: cannot create a file next to 'missing/cal.json': No such file or directory"
+	[ ! -e ran ]
+}

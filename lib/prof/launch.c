@@ -182,10 +182,11 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 	struct prof_trace_writer w;
 	struct prof_merge *m = NULL;
 	struct prof_process_info child = { res->pid, getpid(), start, end, NULL, NULL, 0 };
-	char buf[64], host[256] = "", recorder[64], *cmd = join_args(o->argv);
+	char buf[64], host[256] = "", recorder[64], us[32], *cmd = join_args(o->argv);
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%lld", (long long)start);
+	snprintf(us, sizeof(us), "%ld", o->cpu_sample_us);
 	snprintf(recorder, sizeof(recorder), "rlprof-record %s", core_cli_version());
 	gethostname(host, sizeof(host) - 1);
 	child.command = cmd;
@@ -201,7 +202,8 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 	    write_meta(&w, "recorder", recorder) < 0 ||
 	    write_meta(&w, "command", cmd) < 0 ||
 	    write_meta(&w, "host", host) < 0 ||
-	    write_meta(&w, "start_ns", buf) < 0) {
+	    write_meta(&w, "start_ns", buf) < 0 ||
+	    write_meta(&w, "cpu_sample_us", us) < 0) {
 		core_error_errno(err, errno > 0 ? errno : EIO, "writing the trace failed");
 		goto out;
 	}

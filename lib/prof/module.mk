@@ -93,3 +93,20 @@ endif
 INSTALL_LIB_EXTRA += install -d '$(DESTDIR)$(LIBDIR)/rlkit' && \
 	install -m 755 $(PROF_INJECT) $(if $(PY_INCLUDES),$(PROF_PYHOOK)) '$(DESTDIR)$(LIBDIR)/rlkit/';
 UNINSTALL_EXTRA += rm -rf '$(DESTDIR)$(LIBDIR)/rlkit';
+
+# demo-calibrate: calibrate the built-in workload (2 repeats, about 10 s),
+# record it, and show the corrected report.
+DEMOS += demo-calibrate
+.PHONY: demo-calibrate
+ifneq ($(NVTX_INCDIR),)
+demo-calibrate: all
+	@echo "demo-calibrate: measuring what the recorder costs the built-in workload (many small ranges)"
+	$(Q)$(O)/bin/rlprof-calibrate --force -n 2 --validate -f table -o $(O)/demo-calibration.json -- \
+		$(PROF_WORKLOAD) small-ops 10000 2000
+	$(Q)$(O)/bin/rlprof-record --force -o $(O)/demo-calibrate.csv -- $(PROF_WORKLOAD) small-ops 10000 2000
+	@echo "demo-calibrate: the report, corrected (rlprof-report --calibration):"
+	$(Q)$(O)/bin/rlprof-report -f table --calibration $(O)/demo-calibration.json $(O)/demo-calibrate.csv
+else
+demo-calibrate: all
+	@echo "demo-calibrate: skipped: no NVTX v3 headers (make deps installs them as root: pip package nvidia-nvtx-cu12)"
+endif

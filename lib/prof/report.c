@@ -1,3 +1,4 @@
+#include "prof/calib.h"
 #include "prof/report.h"
 #include "core/grow.h"
 #include "core/table.h"
@@ -296,6 +297,13 @@ static int build_table(struct core_table *t, struct core_col *cols, const struct
 		core_table_set_ns(t, C_TIME, total);
 		core_table_set_float(t, C_PERCENT, percent(total, g->wall));
 	}
+	if (rep->fix && (f == CORE_FORMAT_CSV || f == CORE_FORMAT_JSONL)) {
+		if (core_table_add_row(t, 0) < 0 || core_table_set_str(t, C_PROCESS, "all") < 0 ||
+		    core_table_set_str(t, C_KEY, "[corrected]") < 0)
+			return -ENOMEM;
+		core_table_set_ns(t, C_TIME, rep->fix->removed_ns);
+		core_table_set_float(t, C_PERCENT, percent(rep->fix->removed_ns, rep->fix->wall_ns));
+	}
 	return 0;
 }
 
@@ -397,6 +405,12 @@ int prof_report_table(FILE *fp, const struct prof_report *rep)
 	if (ret < 0)
 		return ret;
 	table_gpus(fp, rep->bd);
+	if (rep->fix) {
+		char line[512];
+
+		prof_calib_fix_text(line, sizeof(line), rep->fix);
+		fprintf(fp, "\n%s\n", line);
+	}
 	return ferror(fp) ? -EIO : 0;
 }
 
@@ -471,6 +485,42 @@ int prof_report_json_value(FILE *fp, const struct core_table *t)
 	return ret;
 }
 
+/* ,"correction":{...} of the json format. */
+static int correction_json(FILE *fp, const struct prof_calib_fix *fix)
+{
+	static const struct core_col cols[] = {
+		{ .name = "calibration", .type = CORE_COL_STRING },
+		{ .name = "wall_ns", .type = CORE_COL_DURATION, .unit = "ns" },
+		{ .name = "removed_ns", .type = CORE_COL_DURATION, .unit = "ns" },
+		{ .name = "clamped_ns", .type = CORE_COL_DURATION, .unit = "ns" },
+		{ .name = "annotation_events", .type = CORE_COL_INT },
+		{ .name = "python_hook_events", .type = CORE_COL_INT },
+		{ .name = "cpu_sampling_events", .type = CORE_COL_INT },
+		{ .name = "text", .type = CORE_COL_STRING },
+	};
+	struct core_table t;
+	char line[512];
+	int ret;
+
+	prof_calib_fix_text(line, sizeof(line), fix);
+	core_table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), CORE_TABLE_RECORD);
+	ret = core_table_add_row(&t, 0);
+	if (!ret)
+		ret = core_table_set_str(&t, 0, fix->calibration ? fix->calibration : "") |
+		      core_table_set_ns(&t, 1, fix->wall_ns) | core_table_set_ns(&t, 2, fix->removed_ns) |
+		      core_table_set_ns(&t, 3, fix->clamped_ns) |
+		      core_table_set_int(&t, 4, (int64_t)fix->events[PROF_CALIB_ANNOTATIONS]) |
+		      core_table_set_int(&t, 5, (int64_t)fix->events[PROF_CALIB_PYTHON_HOOK]) |
+		      core_table_set_int(&t, 6, (int64_t)fix->events[PROF_CALIB_CPU_SAMPLING]) |
+		      core_table_set_str(&t, 7, line);
+	if (!ret) {
+		fputs(",\"correction\":", fp);
+		ret = prof_report_json_value(fp, &t);
+	}
+	core_table_release(&t);
+	return ret;
+}
+
 int prof_report_json(FILE *fp, const struct prof_report *rep)
 {
 	struct core_col cols[C_NCOLS];
@@ -506,6 +556,8 @@ int prof_report_json(FILE *fp, const struct prof_report *rep)
 		fputs(",\"problems\":", fp);
 		ret = prof_report_json_value(fp, &probs);
 	}
+	if (ret == 0 && rep->fix)
+		ret = correction_json(fp, rep->fix);
 	if (ret == 0)
 		fputs("}\n", fp);
 	core_table_release(&rows);

@@ -61,6 +61,8 @@ struct prof_report_group {
 	int64_t inclusive, mean, p50, p95, max;
 };
 
+struct prof_calib_fix;
+
 struct prof_report {
 	struct prof_report_group *groups;
 	size_t ngroups;
@@ -68,6 +70,12 @@ struct prof_report {
 	const struct prof_problems *problems;	/* may be NULL */
 	const char *trace;	/* the trace's name, for titles */
 	enum prof_report_by by;
+	/* With rlprof-report --calibration (prof/calib.h), else NULL: every
+	 * format says it, the table and svg with a "corrected: ..." line,
+	 * csv and jsonl with a last row for process "all", operation
+	 * "[corrected]" whose time is what was removed, json with an object
+	 * "correction". */
+	const struct prof_calib_fix *fix;
 };
 
 /*

@@ -6,6 +6,7 @@
 #include "core/utf8.h"
 #include "prof/report.h"
 #include "prof/report_compare.h"
+#include "prof/calib.h"
 #include "prof/report_svg.h"
 
 /* Dark for CPU only, light for CPU+GPU: same hue per category. */
@@ -216,6 +217,14 @@ int prof_report_svg(FILE *fp, const struct prof_report *rep)
 	}
 	fprintf(fp, "</text>\n<text x=\"20\" y=\"48\" fill=\"#555\">%s, by resource and category</text>\n",
 		subtitle(rep->by));
+	if (rep->fix) {
+		char line[512];
+
+		prof_calib_fix_text(line, sizeof(line), rep->fix);
+		fputs("<text x=\"20\" y=\"64\" fill=\"#555\" class=\"corrected\">", fp);
+		xml(fp, line, 200);
+		fputs("</text>\n", fp);
+	}
 	y = TOP + (int)nproc * 30 + (int)rep->ngroups * ROW;
 	if (rep->ngroups)
 		axis_draw(fp, &ax, LABEL, BAR, TOP, y);

@@ -38,7 +38,8 @@ return.  It is written in C (_rlprof_hook.so, next to the library in
 RLPROF_LIB, built for one Python version); where that cannot be loaded, or
 with RLPROF_PYHOOK=python, the same rules run in Python, several times
 slower (see bench/record-overhead).  rlprof-record --no-python leaves the
-hook out.
+hook out; RLPROF_PYHOOK=off too, while keeping the annotations
+(rlprof-calibrate measures them alone that way).
 """
 
 import contextlib
@@ -318,7 +319,7 @@ def start_categories():
     Does nothing while the recorder samples the code that runs (the
     default of rlprof-record, see --cpu-sample)."""
     global _running, _c_hook
-    if _lib is None or _running:
+    if _lib is None or _running or os.environ.get("RLPROF_PYHOOK") == "off":
         return
     if _sampling():
         threading.setprofile(_new_thread_named)

@@ -13,6 +13,10 @@
  *   rlprof-workload domains            NVTX domains, marks, start/end, wide names
  *   rlprof-workload capi               the C API: phases, counters, meta, ranges
  *   rlprof-workload spin N [capi]      N empty push/pop pairs; prints ns per pair
+ *   rlprof-workload small-ops N WORK   N x "step" holding "compute" and "update":
+ *                                      many small ranges of fixed work (WORK loop
+ *                                      iterations), so that a run takes longer
+ *                                      when the profiler adds cost (calibration)
  */
 #include <nvtx3/nvToolsExt.h>
 
@@ -253,6 +257,32 @@ static int spin(long n, int use_capi)
 	return 0;
 }
 
+static void work(long iters)
+{
+	volatile unsigned long x = 1;
+	long i;
+
+	for (i = 0; i < iters; i++)
+		x = x * 2654435761u + (unsigned long)i;
+}
+
+static int small_ops(long n, long iters)
+{
+	long i;
+
+	for (i = 0; i < n; i++) {
+		nvtxRangePushA("step");
+		nvtxRangePushA("compute");
+		work(iters);
+		nvtxRangePop();
+		nvtxRangePushA("update");
+		work(iters / 2);
+		nvtxRangePop();
+		nvtxRangePop();
+	}
+	return 0;
+}
+
 static long num(const char *s)
 {
 	char *end;
@@ -289,6 +319,8 @@ int main(int argc, char **argv)
 		return capi();
 	if (!strcmp(mode, "spin") && (argc == 3 || argc == 4))
 		return spin(num(argv[2]), argc == 4 && !strcmp(argv[3], "capi"));
+	if (!strcmp(mode, "small-ops") && argc == 4)
+		return small_ops(num(argv[2]), num(argv[3]));
 	fprintf(stderr, "usage: rlprof-workload MODE [ARG...] (see the source for modes)\n");
 	return 2;
 }
