@@ -47,6 +47,12 @@ PROF_WORKLOAD := $(O)/workloads/rlprof-workload
 ifneq ($(NVTX_INCDIR),)
 EXTRA_TARGETS += $(PROF_WORKLOAD)
 endif
+# A stand-in for libcupti, so that tests drive the CUDA injection library
+# without a GPU (tests/17-rlprof-record-gpu.bats).
+PROF_FAKE_CUPTI := $(O)/workloads/libfake-cupti.so
+ifneq ($(PROF_CUPTI_INJECT),)
+EXTRA_TARGETS += $(PROF_FAKE_CUPTI)
+endif
 PROF_CATMAP := $(O)/share/rlkit/rlprof-categories
 EXTRA_TARGETS += $(PROF_INJECT) $(PROF_PY) $(PROF_CATMAP)
 ifneq ($(PY_INCLUDES),)
@@ -65,6 +71,12 @@ $(PROF_INJECT): $(PROF_INJECT_SRCS) $(wildcard lib/prof/*.h) $(O)/build-flags
 	$(quiet) LINK $@
 	$(Q)$(CC) $(PROF_INJECT_CFLAGS) -shared -Wl,-Bsymbolic -Wl,-soname,librlprof-inject.so \
 		-o $@ $(PROF_INJECT_SRCS) -pthread -ldl
+
+$(PROF_FAKE_CUPTI): tests/workloads/fake-cupti.c $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) LINK $@
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -fPIC $(WARNINGS) -Wno-missing-prototypes \
+		$(CUPTI_CFLAGS) $(CFLAGS) -shared -o $@ $<
 
 $(PROF_PYHOOK): lib/prof/inject/pyhook.c $(O)/build-flags
 	@mkdir -p $(@D)
