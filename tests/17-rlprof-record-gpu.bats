@@ -137,3 +137,33 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 print(sorted((r["kind"], r.get("category"), r["correlation"]) for r in rows if "correlation" in r))' t.jsonl
 	assert_output "[('cpu', 'cuda_api', 7), ('gpu', 'kernel', 7), ('gpu', 'memcpy', 7)]"
 }
+
+@test "tests/gpu/rlprof-check.py: passes the trace the GPU run should give" {
+	python3 "$TOP/tests/workloads/gpu-trace-synth.py" > t.csv
+	run python3 "$TOP/tests/gpu/rlprof-check.py" kernels t.csv
+	assert_success
+	refute_output --partial FAILED
+	assert_line "spin_a-mean-ms,2.0..2.50,2.000,ok"
+	assert_line "phase_b-overlap-fraction,>=0.5,1.000,ok"
+	assert_line "correlated-fraction,1.0,1.0000,ok"
+	[ "${#lines[@]}" -eq 18 ]
+}
+
+@test "tests/gpu/rlprof-check.py: fails a kernel of the wrong length, an unlinked kernel" {
+	python3 "$TOP/tests/workloads/gpu-trace-synth.py" --spin-a-ms 3 > t.csv
+	run python3 "$TOP/tests/gpu/rlprof-check.py" kernels t.csv
+	assert_failure 1
+	assert_line "spin_a-mean-ms,2.0..2.50,3.000,FAILED"
+	python3 "$TOP/tests/workloads/gpu-trace-synth.py" | sed 's/^\(gpu,.*,\)1,,$/\1999,,/' > u.csv
+	run python3 "$TOP/tests/gpu/rlprof-check.py" kernels u.csv
+	assert_failure 1
+	assert_line "correlated-fraction,1.0,0.9444,FAILED"
+}
+
+@test "tests/gpu/rlprof.sh: without nvcc or a GPU, a FAILED row and exit 1" {
+	OUT=$PWD NVCC=/nonexistent/nvcc run sh "$TOP/tests/gpu/rlprof.sh"
+	assert_failure 1
+	assert_line --index 0 "check,expected,measured,result"
+	assert_line --partial "build-rlprof-kernels,ok,"
+	[ -f gpu-rlprof.csv ]
+}
