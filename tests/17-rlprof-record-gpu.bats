@@ -167,3 +167,16 @@ print(sorted((r["kind"], r.get("category"), r["correlation"]) for r in rows if "
 	assert_line --partial "build-rlprof-kernels,ok,"
 	[ -f gpu-rlprof.csv ]
 }
+
+@test "make install: the installed rlprof-record names the installed CUDA injection library" {
+	dest=$BATS_TEST_TMPDIR/root
+	run rlkit_make install-bin install-lib DESTDIR="$dest" PREFIX=/usr
+	assert_success
+	lib=$dest/usr/lib/rlkit/librlprof-inject.so
+	run python3 -c 'import ctypes, sys; print(ctypes.CDLL(sys.argv[1]).InitializeInjection())' "$lib"
+	assert_success
+	assert_output 1
+	run "$dest/usr/bin/rlprof-record" --sample 0 --cpu-sample 0 -o t.csv -- sh -c 'echo "$CUDA_INJECTION64_PATH"'
+	assert_success
+	assert_equal "$(realpath "$output")" "$(realpath "$lib")"
+}
