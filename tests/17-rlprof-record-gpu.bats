@@ -180,3 +180,12 @@ print(sorted((r["kind"], r.get("category"), r["correlation"]) for r in rows if "
 	assert_success
 	assert_equal "$(realpath "$output")" "$(realpath "$lib")"
 }
+
+@test "CUPTI records: flushed on SIGTERM too" {
+	[ -f "$FAKE" ] || fail "built without the CUPTI headers (make deps installs them)"
+	RLPROF_CUPTI_LIB=$FAKE run rlprof-record --sample 0 -o t.csv -- python3 "$DRIVER" --term
+	assert_failure 143
+	grep -q '^process,[0-9]*,,[0-9]*,[0-9]*,python3 .*,signal SIGTERM$' t.csv
+	run grep -c '^gpu,.*,7,,$' t.csv
+	assert_output 2
+}
