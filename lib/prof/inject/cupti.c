@@ -204,6 +204,10 @@ static void flush_hook(int sig)
 
 static void *open_cupti(char *why, size_t size)
 {
+	/* Any copy the process loaded already (a framework's), whatever its
+	 * version: a second CUPTI in one process would not work; the version
+	 * check then says whether it fits. */
+	static const char *const loaded[] = { "libcupti.so.13", "libcupti.so.12", "libcupti.so" };
 #if CUPTI_API_VERSION >= 130000
 	static const char *const sonames[] = { "libcupti.so.13", "libcupti.so" };
 #else
@@ -218,9 +222,9 @@ static void *open_cupti(char *why, size_t size)
 			snprintf(why, size, "CUPTI library '%s' cannot be loaded", env);
 		return h;
 	}
-	for (i = 0; i < sizeof(sonames) / sizeof(sonames[0]); i++)
-		if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD)))
-			return h;	/* the process's own copy */
+	for (i = 0; i < sizeof(loaded) / sizeof(loaded[0]); i++)
+		if ((h = dlopen(loaded[i], RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD)))
+			return h;
 #ifdef PROF_CUPTI_LIB
 	if ((h = dlopen(PROF_CUPTI_LIB, RTLD_NOW | RTLD_GLOBAL)))
 		return h;
