@@ -10,6 +10,7 @@
 #include "core/msg.h"
 #include "core/spawn.h"
 #include "prof/catmap.h"
+#include "prof/cupti_status.h"
 #include "prof/launch.h"
 #include "prof/trace_write.h"
 
@@ -21,6 +22,8 @@ enum {
 	OPT_SAMPLE,
 	OPT_CPU_SAMPLE,
 	OPT_CATEGORIES,
+	OPT_NO_GPU,
+	OPT_REQUIRE_GPU,
 };
 
 static const struct core_opt opts[] = {
@@ -32,6 +35,8 @@ static const struct core_opt opts[] = {
 	{ "buffer-size", OPT_BUFFER, "KIB", "per-thread event buffer of the command in KiB (default 256)", NULL },
 	{ "sample", OPT_SAMPLE, "MS", "sample processes and blocked threads every MS ms (default 5; 0: never)", NULL },
 	{ "cpu-sample", OPT_CPU_SAMPLE, "US", "sample each thread's code every US us of its CPU time (default 1000; 0: never)", NULL },
+	{ "no-gpu", OPT_NO_GPU, NULL, "do not record CUDA API calls and GPU activity (CUPTI)", NULL },
+	{ "require-gpu", OPT_REQUIRE_GPU, NULL, "exit 3 when GPU activity cannot be recorded", NULL },
 	{ "categories", OPT_CATEGORIES, "FILE", "the library-to-category map (default: the installed rlprof-categories)", NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
@@ -47,7 +52,7 @@ static const struct core_cli cli = {
 struct options {
 	const char *output;
 	enum prof_trace_format format;
-	int force, nvtx, python;
+	int force, nvtx, python, gpu, require_gpu;
 	long buffer_kib, sample_ms, cpu_sample_us;
 	const char *categories;
 };
@@ -72,6 +77,12 @@ static int handle(int key, const char *arg, void *ctx)
 		break;
 	case OPT_NO_PYTHON:
 		o->python = 0;
+		break;
+	case OPT_NO_GPU:
+		o->gpu = 0;
+		break;
+	case OPT_REQUIRE_GPU:
+		o->require_gpu = 1;
 		break;
 	case OPT_BUFFER:
 		if (core_cli_parse_long(arg, 4, 1048576, &o->buffer_kib) < 0)
@@ -101,7 +112,7 @@ static void warn(void *ctx, const char *msg)
 
 int main(int argc, char **argv)
 {
-	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 256, 5, 1000, NULL };
+	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 1, 0, 256, 5, 1000, NULL };
 	struct prof_launch_opts lo = PROF_LAUNCH_OPTS_INIT;
 	struct prof_launch_result res;
 	struct core_atomic af = CORE_ATOMIC_INIT;
@@ -123,6 +134,14 @@ int main(int argc, char **argv)
 		if (ret < 0)
 			core_msg_die(CORE_EXIT_FAIL, "cannot read '%s': %s", o.categories, strerror(-ret));
 	}
+	if (o.require_gpu && !o.gpu)
+		core_cli_usage_error(&cli, "--require-gpu and --no-gpu contradict each other");
+	if (o.require_gpu) {
+		char why[256];
+
+		if (prof_gpu_probe(1, why, sizeof(why)) < 0)
+			core_msg_die(CORE_EXIT_MISSING, "%s", why);
+	}
 	if (core_atomic_open(&af, o.output, o.force ? CORE_ATOMIC_FORCE : 0, &err) < 0)
 		core_msg_die_err(CORE_EXIT_FAIL, &err);
 	lo.argv = argv + i;
@@ -134,6 +153,7 @@ int main(int argc, char **argv)
 	lo.sample_ms = o.sample_ms;
 	lo.cpu_sample_us = o.cpu_sample_us;
 	lo.categories = o.categories;
+	lo.gpu = o.gpu;
 	/* With -o -, standard output is the trace's: the command writes to
 	 * standard error instead. */
 	lo.stdout_fd = af.fp == stdout ? STDERR_FILENO : -1;
@@ -153,5 +173,7 @@ int main(int argc, char **argv)
 	}
 	if (core_atomic_commit(&af, &err) < 0)
 		core_msg_die_err(CORE_EXIT_FAIL, &err);
+	if (o.require_gpu && !res.gpu_recorded)
+		core_msg_die(CORE_EXIT_MISSING, "GPU activity not recorded: %s", res.gpu_why);
 	return res.exit_code;
 }

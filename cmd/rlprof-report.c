@@ -21,6 +21,7 @@
 #include "prof/report.h"
 #include "prof/report_chrome.h"
 #include "prof/report_compare.h"
+#include "prof/report_gpu.h"
 #include "prof/report_perfetto.h"
 #include "prof/report_svg.h"
 #include "prof/report_scan.h"
@@ -43,8 +44,8 @@ enum format {
 static const struct core_opt opts[] = {
 	{ "format", 'f', "FORMAT", "output format (default: table on a terminal, else csv)",
 	  "table|csv|json|jsonl|svg|chrome|perfetto" },
-	{ "by", 'b', "KEY", "group time by operation (default), category, process or phase",
-	  "operation|category|process|phase" },
+	{ "by", 'b', "KEY", "group time by operation (default), category, process or phase; "
+	  "kernel: GPU time per kernel and operation", "operation|category|process|phase|kernel" },
 	{ "process", 'p', "PID|NAME", "report only the process PID, or the processes of command NAME", NULL },
 	{ "tree", OPT_TREE, NULL, "show operations nested under their callers, with inclusive time", NULL },
 	{ "from", OPT_FROM, "TIME", "start of the time window, from the trace start (1.5s, 200ms)", NULL },
@@ -68,7 +69,7 @@ static const struct core_cli cli = {
 struct args {
 	enum format format;
 	enum prof_report_by by;
-	int has_pid, strict, force, tree;
+	int has_pid, strict, force, tree, kernel;
 	int64_t pid, from, to;
 	const char *name;	/* -p NAME */
 	const char *compare, *output;
@@ -96,8 +97,11 @@ static int handle(int key, const char *arg, void *ctx)
 			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json, jsonl, svg, chrome or perfetto)", arg);
 		break;
 	case 'b':
+		a->kernel = !strcmp(arg, "kernel");
+		if (a->kernel)
+			break;
 		if ((i = prof_report_by_parse(arg)) < 0)
-			core_cli_usage_error(&cli, "cannot group by '%s' (operation, category, process or phase)", arg);
+			core_cli_usage_error(&cli, "cannot group by '%s' (operation, category, process, phase or kernel)", arg);
 		a->by = (enum prof_report_by)i;
 		break;
 	case 'p':
@@ -155,6 +159,7 @@ struct job {
 	struct prof_breakdown *bd;
 	struct prof_chrome *chrome;
 	struct prof_perfetto *perfetto;
+	struct prof_kernels *kernels;	/* --by kernel */
 	FILE *trace_fp;		/* where chrome or perfetto output goes first */
 	struct prof_trace_reader *reader;
 	struct core_progress progress;
@@ -193,6 +198,8 @@ static int on_event(void *ctx, const struct prof_trace_reader *r, const struct p
 		return prof_chrome_event(j->chrome, r, ev);
 	if (j->perfetto)
 		return prof_perfetto_event(j->perfetto, r, ev);
+	if (j->kernels)
+		return prof_kernels_add(j->kernels, r, ev);
 	return prof_breakdown_add(j->bd, r, ev);
 }
 
@@ -206,6 +213,11 @@ static int on_restart(void *ctx)
 		return prof_chrome_restart(j->chrome);
 	if (j->perfetto)
 		return prof_perfetto_restart(j->perfetto);
+	if (j->kernels) {
+		prof_kernels_free(j->kernels);
+		j->kernels = NULL;
+		return prof_kernels_new(&j->kernels);
+	}
 	prof_breakdown_free(j->bd);
 	j->bd = NULL;
 	if (prof_breakdown_new(&j->bd, j->a->from, j->a->to) < 0)
@@ -298,12 +310,14 @@ static void load(struct job *j, const char *path)
 	struct core_error err = CORE_ERROR_INIT;
 	const char *name = strcmp(path, "-") ? path : "standard input";
 	FILE *fp;
-	int stream = j->chrome || j->perfetto;
+	int stream = j->chrome || j->perfetto || j->a->kernel;
 	int flags = (j->a->strict ? PROF_READ_STRICT : 0) | (stream ? PROF_READ_ALL_NAMES : 0);
 	int ret;
 
 	if (stream && j->a->name)
 		find_pids(j, path);
+	if (j->a->kernel && prof_kernels_new(&j->kernels) < 0)
+		core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	if (!(fp = strcmp(path, "-") ? fopen(path, "r") : stdin))
 		core_msg_die(CORE_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
 	if (!stream && prof_breakdown_new(&j->bd, j->a->from, j->a->to) < 0)
@@ -383,6 +397,8 @@ static int write_report(FILE *fp, const struct args *a, struct job *j, struct jo
 			return -EIO;
 		return copy(j->trace_fp, fp);
 	}
+	if (j->kernels)
+		return prof_kernels_write(fp, j->kernels, j->reader, (enum core_format)a->format);
 	if (a->calibration)
 		correct(j, a->calibration, &fix);
 	if (prof_report_build(&rep, j->bd, a->by) < 0)
@@ -420,12 +436,12 @@ static void abort_output(void)
 
 int main(int argc, char **argv)
 {
-	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
+	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
 			  NULL, NULL, NULL, PROF_SCAN_CHUNK_DEFAULT, NULL };
 	struct core_error err = CORE_ERROR_INIT;
-	struct job j = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0,
+	struct job j = { &a, NULL, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0,
 			 PROF_CALIB_COUNTS_INIT };
-	struct job o = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0,
+	struct job o = { &a, NULL, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0,
 			 PROF_CALIB_COUNTS_INIT };
 	const char *path = "-";
 	int optind_, ret;
@@ -446,6 +462,9 @@ int main(int argc, char **argv)
 	if (a.tree && (a.compare || a.by != PROF_BY_OPERATION || a.format > F_JSONL))
 		core_cli_usage_error(&cli, "--tree gives operations as table, csv, json or jsonl, "
 				     "without --compare");
+	if (a.kernel && (a.compare || a.tree || a.format > F_JSONL))
+		core_cli_usage_error(&cli, "--by kernel gives table, csv, json or jsonl, "
+				     "without --compare or --tree");
 	if (a.name && (a.format == F_CHROME || a.format == F_PERFETTO) &&
 	    (!strcmp(path, "-") || (a.compare && !strcmp(a.compare, "-"))))
 		core_cli_usage_error(&cli, "-p NAME with -f %s needs a trace file, not standard input",
@@ -484,6 +503,7 @@ int main(int argc, char **argv)
 	prof_breakdown_free(o.bd);
 	prof_chrome_free(j.chrome);
 	prof_perfetto_free(j.perfetto);
+	prof_kernels_free(j.kernels);
 	if (j.trace_fp)
 		fclose(j.trace_fp);
 	free(j.pids);

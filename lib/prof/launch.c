@@ -17,6 +17,7 @@
 #include "core/spawn.h"
 #include "core/sys.h"
 #include "prof/cpusample.h"
+#include "prof/cupti_status.h"
 #include "prof/merge.h"
 #include "prof/recorder.h"
 #include "prof/sample.h"
@@ -99,7 +100,26 @@ static void warn(const struct prof_launch_opts *o, const char *fmt, ...)
 	o->warn(o->warn_ctx, msg);
 }
 
-static void setup_env(const struct prof_launch_opts *o, const char *spool)
+/* The CUDA injection library unless one is named already: else why not. */
+static void setup_cuda(const struct prof_launch_opts *o, const char *lib,
+		       struct prof_launch_result *res)
+{
+	const char *old = getenv("CUDA_INJECTION64_PATH");
+
+	if (!o->gpu) {
+		snprintf(res->gpu_why, sizeof(res->gpu_why), "turned off (--no-gpu)");
+	} else if (!lib) {
+		snprintf(res->gpu_why, sizeof(res->gpu_why), "no injection library");
+	} else if (old && *old && strcmp(old, lib)) {
+		snprintf(res->gpu_why, sizeof(res->gpu_why),
+			 "CUDA_INJECTION64_PATH names another injection library");
+	} else {
+		setenv("CUDA_INJECTION64_PATH", lib, 1);
+	}
+}
+
+static void setup_env(const struct prof_launch_opts *o, const char *spool,
+		      struct prof_launch_result *res)
 {
 	char buf[32];
 	char *lib = resource("RLPROF_INJECT_LIB", INJECT_REL);
@@ -111,9 +131,11 @@ static void setup_env(const struct prof_launch_opts *o, const char *spool)
 		setenv("RLPROF_LIB", lib, 1);
 		if (o->nvtx)
 			setenv("NVTX_INJECTION64_PATH", lib, 1);
+		setup_cuda(o, lib, res);
 	} else if (o->nvtx || o->python) {
 		warn(o, "no injection library '%s': NVTX and Python annotations "
 		     "are not recorded", lib ? lib : INJECT_REL);
+		setup_cuda(o, NULL, res);
 	}
 	if (o->python) {
 		char *py = resource("RLPROF_PYTHON_DIR", PYTHON_REL);
@@ -175,8 +197,29 @@ static int measured(void *ctx, int64_t pid)
 	return prof_merge_has_segments(ctx, pid);
 }
 
+/* Whether GPU activity was recorded, into res and a meta row. */
+static int gpu_meta(struct prof_trace_writer *w, const char *spool,
+		    struct prof_launch_result *res)
+{
+	char buf[sizeof(res->gpu_why)], text[sizeof(res->gpu_why) + 16];
+	int r = -1;
+
+	if (!res->gpu_why[0]) {
+		r = prof_gpu_status_read(spool, buf, sizeof(buf));
+		if (r < 0 && prof_gpu_probe(0, buf, sizeof(buf)) == 0)
+			snprintf(buf, sizeof(buf), "no process initialised CUDA");
+		snprintf(res->gpu_why, sizeof(res->gpu_why), "%s", buf);
+	}
+	res->gpu_recorded = r == 1;
+	snprintf(text, sizeof(text), "%s: %s", r == 1 ? "recorded" : "not recorded",
+		 res->gpu_why);
+	if (r == 1)
+		res->gpu_why[0] = 0;
+	return write_meta(w, "gpu", text);
+}
+
 static int write_trace(const struct prof_launch_opts *o, const char *spool,
-		       const struct prof_launch_result *res, int64_t start, int64_t end,
+		       struct prof_launch_result *res, int64_t start, int64_t end,
 		       struct prof_sampler *sampler, struct core_error *err)
 {
 	struct prof_trace_writer w;
@@ -221,6 +264,10 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 	ret = prof_merge_dir(m, spool, &w, err);
 	if (ret < 0)
 		goto out;
+	if (gpu_meta(&w, spool, res) < 0) {
+		ret = core_error_errno(err, errno > 0 ? errno : EIO, "writing the trace failed");
+		goto out;
+	}
 	if ((ret = prof_merge_finish(m, &w)) < 0) {
 		core_error_errno(err, -ret, "writing the trace failed");
 		goto out;
@@ -274,7 +321,7 @@ int prof_launch_run(const struct prof_launch_opts *o, struct prof_launch_result 
 	ret = prof_spool_dir_make(spool, sizeof(spool), err);
 	if (ret < 0)
 		return ret;
-	setup_env(o, spool);
+	setup_env(o, spool, res);
 	catch_signals();
 	/* Descendants whose parent dies come to us, and stay in the tree. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);

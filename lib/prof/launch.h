@@ -19,6 +19,13 @@
  * the sampler's wait rows, the spooled events, then process and thread
  * rows.  The spool folder is removed in every case.
  *
+ * GPU: with o->gpu the injection library is also the command's CUDA
+ * injection library (CUDA_INJECTION64_PATH; one named there already is
+ * left alone).  The meta row "gpu" says "recorded: CUPTI ..." or "not
+ * recorded: " and why (no CUDA driver, no process initialised CUDA, CUPTI
+ * refused, another subscriber, another injection library, turned off);
+ * res->gpu_recorded and res->gpu_why say the same (prof/cupti_status.h).
+ *
  * Signals: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 that
  * another process sends to this one go on to the command (those from the
  * terminal reach the command by themselves); ones that arrive while the
@@ -64,10 +71,11 @@ struct prof_launch_opts {
 	void *warn_ctx;
 	long cpu_sample_us;		/* CPU sampling period; 0: off (prof/cpusample.h) */
 	const char *categories;		/* category map; NULL: the installed one */
+	int gpu;			/* record CUDA calls and GPU activity (CUPTI) */
 };
 
 #define PROF_LAUNCH_OPTS_INIT { NULL, NULL, PROF_TRACE_CSV, 1, 1, 256, 5, -1, NULL, NULL, \
-	1000, NULL }
+	1000, NULL, 1 }
 
 struct prof_launch_result {
 	pid_t pid;			/* the command's */
@@ -75,6 +83,8 @@ struct prof_launch_result {
 	int exit_code;			/* what a shell says: status, or 128 + signal */
 	int exec_errno;			/* it could not be started: errno, else 0 */
 	int output_failed;		/* writing `out` failed */
+	int gpu_recorded;		/* some process recorded GPU activity */
+	char gpu_why[256];		/* else why not (also the trace's meta "gpu") */
 };
 
 int prof_launch_run(const struct prof_launch_opts *o, struct prof_launch_result *res,

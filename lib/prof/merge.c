@@ -1,5 +1,6 @@
 #include "prof/merge.h"
 #include "prof/merge_procs.h"
+#include "prof/cupti_merge.h"
 #include "core/grow.h"
 
 #include <dirent.h>
@@ -435,7 +436,8 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 	}
 	default:
 		(void)m;
-		return 0;
+		ret = prof_cupti_merge_rec(w, p->pid, tid, rec);
+		return ret < 0 ? ret : 0;
 	}
 }
 

@@ -20,13 +20,22 @@ PIP_PACKAGES += nvidia-nvtx-cu12
 NVTX_INCDIR := $(call first_dir,nvtx3/nvToolsExt.h,$(addsuffix /nvtx/include,$(PY_NVIDIA)))
 endif
 
+# The same library is the CUDA injection library (CUDA_INJECTION64_PATH,
+# lib/prof/inject/cupti.c) when the CUPTI and CUDA headers are found: from
+# the toolkit, else from pip's nvidia-cuda-cupti-cu12 and
+# nvidia-cuda-runtime-cu12 (make deps).  libcupti itself is opened at run
+# time, so the library builds from the headers alone.
+PROF_CUPTI_INJECT := $(if $(and $(CUPTI_INCDIR),$(CUDA_INCDIR)),1)
 PROF_INJECT := $(O)/lib/rlkit/librlprof-inject.so
 # Without the NVTX headers the library still serves the Python module.
 PROF_INJECT_SRCS := lib/prof/recorder.c lib/prof/rlprof.c lib/prof/trace.c \
 	lib/prof/cpusample.c lib/prof/catmap.c \
-	$(if $(NVTX_INCDIR),lib/prof/inject/nvtx.c)
+	lib/prof/cupti_rec.c lib/prof/cupti_status.c \
+	$(if $(NVTX_INCDIR),lib/prof/inject/nvtx.c) \
+	$(if $(PROF_CUPTI_INJECT),lib/prof/inject/cupti.c)
 PROF_INJECT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
-	-Ilib $(if $(NVTX_INCDIR),-I$(NVTX_INCDIR)) $(CFLAGS)
+	-Ilib $(if $(NVTX_INCDIR),-I$(NVTX_INCDIR)) \
+	$(if $(PROF_CUPTI_INJECT),$(CUPTI_CFLAGS) $(if $(CUPTI_LIB),-DPROF_CUPTI_LIB='"$(CUPTI_LIB)"')) $(CFLAGS)
 # The C profile hook of the Python module, for the python3 on PATH; without
 # Python headers the module uses its pure-Python hook.
 PY_INCLUDES := $(shell python3-config --includes 2>/dev/null)
@@ -37,6 +46,12 @@ PROF_WORKLOAD := $(O)/workloads/rlprof-workload
 
 ifneq ($(NVTX_INCDIR),)
 EXTRA_TARGETS += $(PROF_WORKLOAD)
+endif
+# A stand-in for libcupti, so that tests drive the CUDA injection library
+# without a GPU (tests/17-rlprof-record-gpu.bats).
+PROF_FAKE_CUPTI := $(O)/workloads/libfake-cupti.so
+ifneq ($(PROF_CUPTI_INJECT),)
+EXTRA_TARGETS += $(PROF_FAKE_CUPTI)
 endif
 PROF_CATMAP := $(O)/share/rlkit/rlprof-categories
 EXTRA_TARGETS += $(PROF_INJECT) $(PROF_PY) $(PROF_CATMAP)
@@ -55,7 +70,13 @@ $(PROF_INJECT): $(PROF_INJECT_SRCS) $(wildcard lib/prof/*.h) $(O)/build-flags
 	@mkdir -p $(@D)
 	$(quiet) LINK $@
 	$(Q)$(CC) $(PROF_INJECT_CFLAGS) -shared -Wl,-Bsymbolic -Wl,-soname,librlprof-inject.so \
-		-o $@ $(PROF_INJECT_SRCS) -pthread
+		-o $@ $(PROF_INJECT_SRCS) -pthread -ldl
+
+$(PROF_FAKE_CUPTI): tests/workloads/fake-cupti.c $(O)/build-flags
+	@mkdir -p $(@D)
+	$(quiet) LINK $@
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -fPIC $(WARNINGS) -Wno-missing-prototypes \
+		$(CUPTI_CFLAGS) $(CFLAGS) -shared -o $@ $<
 
 $(PROF_PYHOOK): lib/prof/inject/pyhook.c $(O)/build-flags
 	@mkdir -p $(@D)

@@ -51,6 +51,8 @@ static pthread_mutex_t domain_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct domain *domains;
 static uint32_t next_domain_id = 1;
 static pthread_key_t thread_key;
+static void (*_Atomic finish_hook)(int sig);
+static _Atomic int finish_sig;	/* the signal prof_rec_finish runs for, or 0 */
 /*
  * Initial-exec: read without __tls_get_addr, which may allocate on a
  * thread's first access (not async-signal-safe, and the SIGPROF handler
@@ -292,6 +294,20 @@ void prof_rec_add(enum prof_spool_type type, uint32_t domain, uint64_t u,
 		add(tb, type, domain, u, arg, text, len);
 }
 
+void prof_rec_add_at(int64_t t, enum prof_spool_type type, uint32_t domain,
+		     uint64_t u, uint8_t arg, const char *text, size_t len)
+{
+	struct tbuf *tb = tbuf_get();
+
+	if (tb)
+		add_at(tb, t, type, domain, u, arg, text, len);
+}
+
+void prof_rec_set_finish_hook(void (*hook)(int sig))
+{
+	atomic_store(&finish_hook, hook);
+}
+
 size_t prof_rec_utf8(char *dst, size_t cap, const wchar_t *w)
 {
 	size_t n = 0;
@@ -390,11 +406,16 @@ static void add_thread_name(struct tbuf *tb)
 
 void prof_rec_finish(void)
 {
-	struct tbuf *tb = cur;
-	int64_t t = core_clock_real_ns();
+	void (*hook)(int sig) = atomic_exchange(&finish_hook, NULL);
+	struct tbuf *tb;
+	int64_t t;
 
 	if (!atomic_load(&active))
 		return;
+	if (hook)
+		hook(atomic_load(&finish_sig));
+	tb = cur;
+	t = core_clock_real_ns();
 	/* The open CPU segments of every thread end here. */
 	seg_at(tb, t);
 	if (tb)
@@ -434,6 +455,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 
 	if (old->sa_handler == SIG_DFL || is_fault(sig, si)) {
 		write_single(tb ? tb->tid : gettid_(), PROF_REC_EXIT, 1, (uint64_t)sig, NULL);
+		atomic_store(&finish_sig, sig);
 		prof_rec_finish();
 	}
 	if (old->sa_handler != SIG_DFL) {

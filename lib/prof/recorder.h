@@ -48,6 +48,20 @@ int prof_rec_active(void);
 void prof_rec_add(enum prof_spool_type type, uint32_t domain, uint64_t u,
 		  uint8_t arg, const char *text, size_t len);
 
+/* The same with the record's time given (CLOCK_REALTIME ns), for events
+ * that others timed (CUPTI's activity records). */
+void prof_rec_add_at(int64_t t, enum prof_spool_type type, uint32_t domain,
+		     uint64_t u, uint8_t arg, const char *text, size_t len);
+
+/*
+ * A function that prof_rec_finish calls first, before it writes the
+ * buffers out (at exit and on the fatal-signal paths), so that events
+ * others hold (CUPTI's activity buffers) get recorded: `sig` is 0 at exit
+ * or prof_rec_finish, else the signal.  One hook per process; NULL removes
+ * it.  The hook may add records from any thread.
+ */
+void prof_rec_set_finish_hook(void (*hook)(int sig));
+
 /* Convert a wide (UTF-32) string to UTF-8 in dst (cap >= 1 bytes, always
  * NUL-terminated, cut at a character boundary); returns its length. */
 size_t prof_rec_utf8(char *dst, size_t cap, const wchar_t *w);

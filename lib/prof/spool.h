@@ -54,6 +54,9 @@ enum prof_spool_type {
 	PROF_REC_EXIT,		/* t, arg=0 exit (u=status) | 1 signal (u=signo) */
 	PROF_REC_WARNING,	/* t, text=what happened */
 	PROF_REC_SEG,		/* t=start, text=struct prof_spool_seg (binary) */
+	PROF_REC_GPU,		/* t=start, text=struct prof_spool_gpu, then the name */
+	PROF_REC_API,		/* t=start, u=correlation id, text=struct
+				 * prof_spool_api, then the function's name */
 	PROF_REC_TYPE_COUNT
 };
 
@@ -77,6 +80,21 @@ struct prof_spool_seg {
 	uint32_t tid;
 	uint32_t samples;
 	int64_t w[PROF_SEG_NCAT];
+};
+
+/* GPU activity from CUPTI (prof/cupti_merge.h): a kernel, copy or memset. */
+struct prof_spool_gpu {
+	int64_t end;
+	uint64_t correlation;
+	uint32_t device;
+	uint32_t stream;
+	uint32_t category;	/* PROF_CAT_KERNEL, PROF_CAT_MEMCPY, PROF_CAT_MEMSET */
+	uint32_t pad;
+};
+
+/* A CUDA runtime or driver API call of the recording thread, to `end`. */
+struct prof_spool_api {
+	int64_t end;
 };
 
 struct prof_spool_rec {

@@ -439,6 +439,7 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 	ev->line = line;
 	ev->stream = -1;
 	ev->device = -1;
+	ev->correlation = -1;
 	if (parse_i64(F(COL_PID), &ev->pid) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad pid '%.*s'", (int)r->fldlen[COL_PID], r->fld[COL_PID]);
 	if ((ret = opt_i64(r, COL_TID, &ev->tid)) < 0)
@@ -541,6 +542,10 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 	default:
 		break;
 	}
+	if ((kind == PROF_KIND_CPU || kind == PROF_KIND_GPU) &&
+	    opt_i64(r, COL_CORRELATION, &ev->correlation) < 0)
+		BAD(PROF_PROB_MALFORMED, "bad correlation '%.*s'",
+		    (int)r->fldlen[COL_CORRELATION], r->fld[COL_CORRELATION]);
 	if (r->flags & PROF_READ_ALL_NAMES) {
 		if (!ev->name)
 			ev->name = intern(r, COL_NAME);

@@ -51,6 +51,7 @@ struct prof_ev {
 	int64_t line;		/* input line; also the tie-breaker of sorts */
 	double value;		/* nesting depth (op), counter value */
 	int64_t stream;		/* gpu: CUDA stream, -1 when absent */
+	int64_t correlation;	/* gpu, and cpu rows of CUDA calls: -1 when absent */
 	uint32_t name, domain, detail;	/* string ids, 0 = empty */
 	int32_t device;		/* gpu: device, -1 when absent */
 	uint8_t kind;		/* enum prof_kind */
