@@ -431,6 +431,8 @@ static int cmd_run(int argc, char **argv, void *ctx)
 		{ .name = "reward", .type = CORE_COL_INT },
 		{ .name = "seconds", .type = CORE_COL_DURATION, .unit = "s", .decimals = 3 },
 		{ .name = "fps", .type = CORE_COL_FLOAT, .decimals = 0 },
+		{ .name = "state_bytes", .type = CORE_COL_INT },
+		{ .name = "env_bytes", .type = CORE_COL_INT },
 	};
 	struct args *a = parse(argc, argv, ctx, NULL);
 	struct core_error err = CORE_ERROR_INIT;
@@ -464,7 +466,7 @@ static int cmd_run(int argc, char **argv, void *ctx)
 		seconds = (double)(core_clock_mono_ns() - t0) / 1e9;
 		atari_batch_release(&b);
 	}
-	core_table_init(&t, cols, 11, CORE_TABLE_RECORD);
+	core_table_init(&t, cols, 13, CORE_TABLE_RECORD);
 	check(core_table_add_row(&t, 0));
 	check(core_table_set_str(&t, 0, g->id ? g->name : "unknown"));
 	check(core_table_set_str(&t, 1, a->cuda ? "cuda" : "cpu"));
@@ -477,6 +479,8 @@ static int cmd_run(int argc, char **argv, void *ctx)
 	check(core_table_set_int(&t, 8, (int64_t)st.reward));
 	check(core_table_set_ns(&t, 9, (int64_t)(seconds * 1e9 + 0.5)));
 	check(core_table_set_float(&t, 10, seconds > 0 ? (double)st.frames / seconds : 0.0));
+	check(core_table_set_int(&t, 11, (int64_t)sizeof(struct atari_env)));
+	check(core_table_set_int(&t, 12, (int64_t)atari_batch_env_bytes(&a->cfg)));
 	atari_rom_release(&rom);
 	return finish(&t, a);
 }

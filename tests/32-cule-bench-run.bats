@@ -13,14 +13,24 @@ setup() {
 @test "run --format csv: documented columns, steps and frames add up" {
 	run cule-bench --rom "$ROM" --envs 6 --threads 2 --steps 50 --frameskip 4 --sticky 0 -f csv
 	assert_success
-	assert_line --index 0 "game,backend,envs,threads,frameskip,steps,frames,episodes,reward,seconds,fps"
-	IFS=, read -r game backend envs threads skip steps frames episodes reward seconds fps <<< "${lines[1]}"
+	assert_line --index 0 "game,backend,envs,threads,frameskip,steps,frames,episodes,reward,seconds,fps,state_bytes,env_bytes"
+	IFS=, read -r game backend envs threads skip steps frames episodes reward seconds fps state env <<< "${lines[1]}"
 	[ "$game" = catch ] && [ "$backend" = cpu ] && [ "$envs" = 6 ] && [ "$threads" = 2 ]
 	[ "$steps" -eq 300 ] || fail "steps $steps"
 	# Every step emulates 4 frames, except steps after an episode's end.
 	[ "$frames" -le 1200 ] && [ "$frames" -gt 1000 ] || fail "frames $frames"
 	[[ $fps =~ ^[0-9]+$ ]] || fail "fps $fps"
+	# Without observations an environment is its state alone.
+	[[ $state =~ ^[0-9]+$ ]] && [ "$state" -gt 1000 ] && [ "$env" = "$state" ] ||
+		fail "state_bytes $state, env_bytes $env"
 	[[ $reward =~ ^[0-9]+$ ]] && [[ $seconds =~ ^[0-9]+\.[0-9]{3}$ ]] || fail "reward $reward, seconds $seconds"
+}
+
+@test "run --obs gray --resize: env_bytes adds two frame buffers and the observation" {
+	run cule-bench --rom "$ROM" --envs 2 --threads 1 --steps 5 --obs gray --resize -f csv
+	assert_success
+	IFS=, read -r _ _ _ _ _ _ _ _ _ _ _ state env <<< "${lines[1]}"
+	[ "$env" -eq $((state + 2 * 160 * 320 + 84 * 84)) ] || fail "state_bytes $state, env_bytes $env"
 }
 
 @test "run --threads: results do not depend on the number of threads" {

@@ -174,3 +174,10 @@ void atari_batch_release(struct atari_batch *b)
 	free(b->dones);
 	memset(b, 0, sizeof(*b));
 }
+
+size_t atari_batch_env_bytes(const struct atari_env_config *cfg)
+{
+	size_t obs = (size_t)atari_env_obs_size(cfg);
+
+	return sizeof(struct atari_env) + (obs ? 2 * (size_t)ATARI_FB_SIZE + obs : 0);
+}

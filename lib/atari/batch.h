@@ -19,6 +19,7 @@
 #ifndef ATARI_BATCH_H
 #define ATARI_BATCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "atari/env.h"
@@ -67,5 +68,13 @@ int atari_batch_run(struct atari_batch *b, long steps, struct atari_batch_stats 
 		    struct core_error *err);
 
 void atari_batch_release(struct atari_batch *b);
+
+/*
+ * Memory one environment of a batch takes with configuration `cfg`: its
+ * state (sizeof(struct atari_env), what a clone copies), plus its two
+ * frame buffers and its observation when observations are asked for.
+ * Stepping allocates nothing, so this does not grow over a run.
+ */
+size_t atari_batch_env_bytes(const struct atari_env_config *cfg);
 
 #endif

@@ -13,6 +13,16 @@
  *
  * which executes one instruction and returns 0, or -1 when the CPU is
  * jammed (nothing executes then, and no cycle passes).
+ *
+ * With CPU_EXEC_STOP(ctx) also defined (true when the caller wants control
+ * back, tested after each instruction), the function is instead
+ *
+ *	static HOSTDEV int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu,
+ *					 int max);
+ *
+ * which executes instructions, keeping the registers in locals, until
+ * CPU_EXEC_STOP holds, the CPU jams or `max` have run; it returns how
+ * many ran (-1 when the CPU was jammed already).
  */
 #include "atari/cpu.h"
 #include "core/hostdev.h"
@@ -149,14 +159,22 @@
 	} \
 } while (0)
 
+#ifdef CPU_EXEC_STOP
+static HOSTDEV int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu, int max)
+#else
 static HOSTDEV int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu)
+#endif
 {
 	uint16_t pc = cpu->pc, ea = 0, lo, hi;
 	uint8_t a = cpu->a, x = cpu->x, y = cpu->y, sp = cpu->sp, p = cpu->p;
 	uint8_t op = 0, t8;
+	int ran = 0;
 
 	if (cpu->jammed)
 		return -1;
+#ifdef CPU_EXEC_STOP
+	while (ran < max) {
+#endif
 	switch (RD(pc++)) {
 	/* Loads, stores and transfers. */
 	case 0xa9: R_IMM; a = op; SETNZ(a); break;
@@ -480,13 +498,23 @@ static HOSTDEV int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu)
 		pc--;
 		break;
 	}
+	ran++;
+#ifdef CPU_EXEC_STOP
+	if (cpu->jammed || CPU_EXEC_STOP(ctx))
+		break;
+	}
+#endif
 	cpu->pc = pc;
 	cpu->a = a;
 	cpu->x = x;
 	cpu->y = y;
 	cpu->sp = sp;
 	cpu->p = p;
-	return 0;
+#ifdef CPU_EXEC_STOP
+	return ran;
+#else
+	return ran - 1;
+#endif
 }
 
 #undef RD

@@ -323,68 +323,77 @@ HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg)
 	}
 }
 
-/* Channel `ch` of pixel `i` of a screen, in the observation's space. */
-static HOSTDEV int pixel_value(const uint8_t *scr, int i, int obs, int ch)
+/* Value of each palette index in channel `ch` of the observation. */
+static HOSTDEV void channel_lut(int obs, int ch, uint8_t lut[256])
 {
-	switch (obs) {
-	case ATARI_OBS_GRAY:
-		return atari_palette_grey(scr[i]);
-	case ATARI_OBS_RGB:
-		return (int)(atari_palette_rgb(scr[i]) >> (16 - 8 * ch)) & 0xff;
-	default:
-		return scr[i];
-	}
+	for (int c = 0; c < 256; c++)
+		lut[c] = obs == ATARI_OBS_GRAY ? atari_palette_grey((uint8_t)c) :
+			 obs == ATARI_OBS_RGB ?
+			 (uint8_t)(atari_palette_rgb((uint8_t)c) >> (16 - 8 * ch)) :
+			 (uint8_t)c;
 }
 
-static HOSTDEV int pooled(const uint8_t *cur, const uint8_t *prev, int i, int obs, int ch)
+/* The input pixels an output pixel of the 84-pixel axis covers, with
+ * their coverage: first pixel, count, weights. */
+struct area_axis {
+	int first[84], count[84];
+	float w[84][4];
+};
+
+static HOSTDEV void area_axis(struct area_axis *a, int size)
 {
-	int v = pixel_value(cur, i, obs, ch);
+	for (int o = 0; o < 84; o++) {
+		float z0 = o * (size / 84.0f), z1 = z0 + size / 84.0f;
+		int k = 0;
 
-	if (prev) {
-		int w = pixel_value(prev, i, obs, ch);
-
-		if (w > v)
-			v = w;
+		a->first[o] = (int)z0;
+		for (int z = (int)z0; z < z1 && z < size && k < 4; z++)
+			a->w[o][k++] = (z + 1 < z1 ? z + 1 : z1) - (z > z0 ? z : z0);
+		a->count[o] = k;
 	}
-	return v;
 }
 
 HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env_config *cfg,
 			       const uint8_t *fb, uint8_t *out)
 {
 	const uint8_t *cur = fb + (size_t)e->fb_cur * ATARI_FB_SIZE;
-	const uint8_t *prev = cfg->maxpool ? fb + (size_t)(e->fb_cur ^ 1) * ATARI_FB_SIZE : NULL;
+	/* Without max-pooling the frame is pooled with itself. */
+	const uint8_t *prev = cfg->maxpool ? fb + (size_t)(e->fb_cur ^ 1) * ATARI_FB_SIZE : cur;
 	int nch = cfg->obs == ATARI_OBS_RGB ? 3 : 1;
+	struct area_axis ax, ay;
+	uint8_t lut[256];
 
 	if (cfg->obs == ATARI_OBS_NONE)
 		return;
-	if (!cfg->resize) {
-		for (int i = 0; i < SCREEN_PIXELS; i++)
-			for (int c = 0; c < nch; c++)
-				out[i * nch + c] = (uint8_t)pooled(cur, prev, i, cfg->obs, c);
-		return;
+	if (cfg->resize) {
+		area_axis(&ax, ATARI_SCREEN_WIDTH);
+		area_axis(&ay, ATARI_SCREEN_HEIGHT);
 	}
-	/* Area averaging: each output pixel is the mean of the input area it
-	 * covers, partial pixels weighted by their coverage. */
-	for (int oy = 0; oy < 84; oy++) {
-		float y0 = oy * (ATARI_SCREEN_HEIGHT / 84.0f), y1 = y0 + ATARI_SCREEN_HEIGHT / 84.0f;
+	for (int c = 0; c < nch; c++) {
+		channel_lut(cfg->obs, c, lut);
+		if (!cfg->resize) {
+			for (int i = 0; i < SCREEN_PIXELS; i++) {
+				uint8_t v = lut[cur[i]], w = lut[prev[i]];
 
-		for (int ox = 0; ox < 84; ox++) {
-			float x0 = ox * (ATARI_SCREEN_WIDTH / 84.0f), x1 = x0 + ATARI_SCREEN_WIDTH / 84.0f;
-
-			for (int c = 0; c < nch; c++) {
+				out[i * nch + c] = v > w ? v : w;
+			}
+			continue;
+		}
+		/* Area averaging: each output pixel is the mean of the input
+		 * area it covers, partial pixels weighted by their coverage. */
+		for (int oy = 0; oy < 84; oy++) {
+			for (int ox = 0; ox < 84; ox++) {
 				float sum = 0, area = 0;
 
-				for (int y = (int)y0; y < y1 && y < ATARI_SCREEN_HEIGHT; y++) {
-					float wy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
+				for (int j = 0; j < ay.count[oy]; j++) {
+					int row = (ay.first[oy] + j) * ATARI_SCREEN_WIDTH + ax.first[ox];
 
-					for (int x = (int)x0; x < x1 && x < ATARI_SCREEN_WIDTH; x++) {
-						float wx = (x + 1 < x1 ? x + 1 : x1) - (x > x0 ? x : x0);
+					for (int k = 0; k < ax.count[ox]; k++) {
+						float wxy = ax.w[ox][k] * ay.w[oy][j];
+						uint8_t v = lut[cur[row + k]], w = lut[prev[row + k]];
 
-						sum += wx * wy * pooled(cur, prev,
-									y * ATARI_SCREEN_WIDTH + x,
-									cfg->obs, c);
-						area += wx * wy;
+						sum += wxy * (v > w ? v : w);
+						area += wxy;
 					}
 				}
 				out[(oy * 84 + ox) * nch + c] = (uint8_t)(sum / area + 0.5f);

@@ -108,7 +108,9 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 #define CPU_EXEC_CTX struct bus
 #define CPU_READ(ctx, addr) bus_read(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
+#define CPU_EXEC_STOP(ctx) ((ctx)->m->tia.frame_done)
 #include "atari/cpu_exec.h"
+#undef CPU_EXEC_STOP
 
 HOSTDEV void atari_machine_power_on(struct atari_machine *m, const struct atari_rom *rom)
 {
@@ -161,12 +163,9 @@ HOSTDEV NOINLINE int atari_machine_frame(struct atari_machine *m, const struct a
 	struct bus b = { m, rom, fb };
 
 	m->tia.frame_done = 0;
-	for (int i = 0; i < ATARI_FRAME_INSTRUCTIONS; i++) {
-		if (machine_exec(&b, &m->cpu) < 0)
-			break;
-		if (m->tia.frame_done)
-			return 1;
-	}
+	machine_exec(&b, &m->cpu, ATARI_FRAME_INSTRUCTIONS);
+	if (m->tia.frame_done)
+		return 1;
 	atari_tia_grey_out(&m->tia, m->cycle, fb);
 	return 0;
 }

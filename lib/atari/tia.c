@@ -9,6 +9,10 @@
 
 #include "atari/tia.h"
 
+/* Registers whose writes change nothing drawn until a later write:
+ * WSYNC, RSYNC, audio (15-1A), HMxx (20-24), HMCLR and the unused 2D-3F. */
+#define WRITES_UNSEEN 0xffffe81f07e0000cull
+
 /* Object bits of atari_tia.enabled. */
 #define TIA_P0 0x01
 #define TIA_M0 0x02
@@ -163,48 +167,59 @@ static HOSTDEV uint8_t pixel_colour(const struct atari_tia *t, unsigned en,
 
 /*
  * The pixels of each object on the current line, as 160-bit masks (bit x
- * of word x / 64 for pixel x), built for the objects a chunk draws.
+ * of word x / 64 for pixel x), cached in atari_tia.masks.
  */
 struct line_masks {
 	uint64_t m[6][3];	/* P0, M0, P1, M1, BL, PF */
 };
 
-static HOSTDEV void mask_set(uint64_t *m, unsigned x)
+/* OR `width` (at most 32) pixels `bits` (bit 0 first) in from pixel x,
+ * wrapping at the end of the line. */
+static HOSTDEV void mask_or(uint64_t *m, unsigned x, uint64_t bits, unsigned width)
 {
+	unsigned w, b;
+
 	if (x >= 160)
 		x -= 160;
-	m[x >> 6] |= 1ull << (x & 63);
-}
+	if (x + width > 160) {
+		unsigned k = 160 - x;
 
-static HOSTDEV void mask_run(uint64_t *m, unsigned x, unsigned n)
-{
-	while (n--)
-		mask_set(m, x++);
+		m[0] |= bits >> k;
+		bits &= (1ull << k) - 1;
+		width = k;
+	}
+	w = x >> 6;
+	b = x & 63;
+	m[w] |= bits << b;
+	if (b + width > 64)
+		m[w + 1] |= bits >> (64 - b);
 }
 
 static HOSTDEV void player_mask(uint64_t *m, unsigned g, unsigned pos, unsigned mode,
 				unsigned skip)
 {
+	uint64_t pat = reverse8((uint8_t)g);	/* bit r: pixel pos + r */
+
 	if (!g)
 		return;
 	if (mode == 5 || mode == 7) {
 		/* Double and quad width: one copy, starting a pixel late. */
 		unsigned w = mode == 5 ? 2 : 4;
+		uint64_t wide = 0;
 
 		if (skip)
 			return;
 		for (unsigned r = 0; r < 8; r++)
-			if (g & (0x80u >> r))
-				mask_run(m, pos + 1 + r * w, w);
+			if ((pat >> r) & 1)
+				wide |= ((1ull << w) - 1) << (r * w);
+		mask_or(m, pos + 1, wide, 8 * w);
 		return;
 	}
 	unsigned set = copies(mode);
 
 	for (unsigned k = skip ? 1 : 0; k < 5; k++)
 		if ((set >> k) & 1)
-			for (unsigned r = 0; r < 8; r++)
-				if (g & (0x80u >> r))
-					mask_set(m, pos + 16 * k + r);
+			mask_or(m, pos + 16 * k, pat, 8);
 }
 
 static HOSTDEV void missile_mask(uint64_t *m, unsigned pos, unsigned nusiz,
@@ -218,13 +233,21 @@ static HOSTDEV void missile_mask(uint64_t *m, unsigned pos, unsigned nusiz,
 		size |= 1;
 	for (unsigned k = 0; k < 5; k++)
 		if ((set >> k) & 1)
-			mask_run(m, pos + 16 * k, 1u << size);
+			mask_or(m, pos + 16 * k, (1ull << (1u << size)) - 1, 1u << size);
 }
 
-static HOSTDEV void build_masks(const struct atari_tia *t, unsigned objs,
-				struct line_masks *lm)
+/* The masks of the enabled objects, rebuilt when a register changed. */
+static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t)
 {
-	memset(lm, 0, sizeof(*lm));
+	struct line_masks *lm = (struct line_masks *)t->masks;
+	unsigned objs = t->enabled & t->masks_stale;
+
+	if (!t->masks_stale)
+		return lm;
+	for (unsigned o = 0; o < 6; o++)
+		if ((t->masks_stale >> o) & 1)
+			lm->m[o][0] = lm->m[o][1] = lm->m[o][2] = 0;
+	t->masks_stale = 0;
 	if (objs & TIA_P0)
 		player_mask(lm->m[0], t->cur_grp0, t->posp0, t->nusiz0 & 7, t->p0_skip);
 	if (objs & TIA_M0)
@@ -234,11 +257,13 @@ static HOSTDEV void build_masks(const struct atari_tia *t, unsigned objs,
 	if (objs & TIA_M1)
 		missile_mask(lm->m[3], t->posm1, t->nusiz1, 0);
 	if (objs & TIA_BL)
-		mask_run(lm->m[4], t->posbl, 1u << ((t->ctrlpf >> 4) & 3));
+		mask_or(lm->m[4], t->posbl, (1ull << (1u << ((t->ctrlpf >> 4) & 3))) - 1,
+			1u << ((t->ctrlpf >> 4) & 3));
 	if (objs & TIA_PF)
 		for (unsigned x = 0; x < 160; x += 4)
 			if ((t->pf >> pf_bit(x, t->pf_reflect)) & 1)
 				lm->m[5][x >> 6] |= 0xfull << (x & 63);
+	return lm;
 }
 
 /* Objects showing at pixel x. */
@@ -367,21 +392,24 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 		}
 		return;
 	}
-	if (!p && (objs & (objs - 1)) == 0)
-		return;		/* one object: nothing to collide, nothing to draw */
+	if (!p && ((objs & (objs - 1)) == 0 ||
+		   ((t->collision | ~collisions(objs)) & 0x7fff) == 0x7fff))
+		return;		/* nothing to draw, no latch left to set */
 
-	struct line_masks lm;
+	const struct line_masks *lm = line_masks(t);
 
-	build_masks(t, objs, &lm);
 	if (p)
-		mask_draw(t, &lm, x, n, p);
+		mask_draw(t, lm, x, n, p);
 	else
-		t->collision |= mask_collisions(&lm, x, n);
+		t->collision |= mask_collisions(lm, x, n);
 }
 
 /* What the beam does at the end of each drawn scan line. */
 static HOSTDEV void line_end(struct atari_tia *t)
 {
+	t->masks_stale = (uint8_t)(t->masks_stale | (t->p0_skip ? TIA_P0 : 0) |
+				   (t->p1_skip ? TIA_P1 : 0) | (t->cosmic ? TIA_M0 : 0) |
+				   ((t->pf_reflect ^ (t->ctrlpf & 0x01)) ? TIA_PF : 0));
 	t->pf_reflect = t->ctrlpf & 0x01;
 	t->p0_skip = 0;
 	t->p1_skip = 0;
@@ -504,6 +532,7 @@ HOSTDEV void atari_tia_reset(struct atari_tia *t)
 	t->hmove_blanks = 1;
 	t->vsync_finish = NO_CLOCK;
 	t->clocks_to_eol = LINE;
+	t->masks_stale = 0x3f;
 	for (int i = 0; i < 4; i++)
 		t->pot_mode[i] = 2;
 	set_display(t);
@@ -684,6 +713,25 @@ static HOSTDEV void hmove(struct atari_tia *t, unsigned hpos, uint64_t clock)
 	t->cosmic = 0;
 }
 
+/* The objects whose masks a write to `addr` may change (TIA_* bits). */
+static HOSTDEV unsigned stale_masks(unsigned addr)
+{
+	switch (addr) {
+	case 0x04: return TIA_P0 | TIA_M0;		/* NUSIZ0 */
+	case 0x05: return TIA_P1 | TIA_M1;		/* NUSIZ1 */
+	case 0x0a: return TIA_BL | TIA_PF;		/* CTRLPF */
+	case 0x0b: case 0x10: case 0x25: return TIA_P0 | TIA_P1;	/* REFP0 RESP0 VDELP0 */
+	case 0x0c: case 0x11: case 0x26: return TIA_P0 | TIA_P1;	/* REFP1 RESP1 VDELP1 */
+	case 0x0d: case 0x0e: case 0x0f: return TIA_PF;	/* PF0-2 */
+	case 0x12: case 0x1d: case 0x28: return TIA_M0;	/* RESM0 ENAM0 RESMP0 */
+	case 0x13: case 0x1e: case 0x29: return TIA_M1;	/* RESM1 ENAM1 RESMP1 */
+	case 0x14: case 0x1f: case 0x27: return TIA_BL;	/* RESBL ENABL VDELBL */
+	case 0x1b: case 0x1c: return TIA_P0 | TIA_P1 | TIA_BL;	/* GRP0 GRP1 */
+	case 0x2a: return 0x3f;				/* HMOVE */
+	default: return 0;
+	}
+}
+
 HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 			     uint64_t cycle, uint8_t *fb)
 {
@@ -692,11 +740,15 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 	int frame_end = 0;
 
 	addr &= 0x3f;
-	render(t, clock + (uint64_t)write_delay(addr, hpos), fb);
-	if (cycle > t->cycle)
-		t->cycle = cycle;
 	if (frame_line(t, clock) > (t->pal ? MAX_LINES_PAL : MAX_LINES))
 		frame_end = 1;
+	/* What a write changes is drawn from its clock on: the picture is
+	 * brought up to it first, unless the write changes nothing drawn. */
+	if (frame_end || !((WRITES_UNSEEN >> addr) & 1))
+		render(t, clock + (uint64_t)write_delay(addr, hpos), fb);
+	if (cycle > t->cycle)
+		t->cycle = cycle;
+	t->masks_stale |= stale_masks(addr);
 
 	switch (addr) {
 	case 0x00:		/* VSYNC */
@@ -939,3 +991,4 @@ HOSTDEV void atari_tia_set_paddle(struct atari_tia *t, int pot, float resistance
 #undef MAX_LINES_PAL
 #undef NO_CLOCK
 #undef FB_SIZE
+#undef WRITES_UNSEEN

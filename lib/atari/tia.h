@@ -132,6 +132,12 @@ struct atari_tia {
 	uint8_t pal;		/* PAL console (atari_tia_set_format) */
 	uint8_t colour_loss;	/* PAL: bit 0 forced into the colours */
 	uint16_t frame_lines;	/* scan lines of the last completed frame */
+	uint8_t masks_stale;	/* masks must be rebuilt before use */
+	uint8_t reserved2_[5];
+	/* Pixels of each object on a line (P0, M0, P1, M1, BL, PF; bit x of
+	 * word x / 64 for pixel x): a function of the registers above, kept
+	 * between writes and rebuilt when masks_stale is set. */
+	uint64_t masks[6][3];
 };
 
 /*
