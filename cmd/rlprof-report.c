@@ -30,6 +30,7 @@ enum {
 	OPT_STRICT,
 	OPT_CHUNK,
 	OPT_TREE,
+	OPT_ALL_PROCS,
 };
 
 /* The formats of core/table.h, then this program's own. */
@@ -45,6 +46,7 @@ static const struct core_opt opts[] = {
 	  "operation|category|process|phase" },
 	{ "process", 'p', "PID|NAME", "report only the process PID, or the processes of command NAME", NULL },
 	{ "tree", OPT_TREE, NULL, "show operations nested under their callers, with inclusive time", NULL },
+	{ "all-processes", OPT_ALL_PROCS, NULL, "give processes under 1% of the time rows of their own", NULL },
 	{ "from", OPT_FROM, "TIME", "start of the time window, from the trace start (1.5s, 200ms)", NULL },
 	{ "to", OPT_TO, "TIME", "end of the time window, from the trace start", NULL },
 	{ "compare", 'c', "OTHER", "put the trace OTHER side by side, with ratios", NULL },
@@ -65,7 +67,7 @@ static const struct core_cli cli = {
 struct args {
 	enum format format;
 	enum prof_report_by by;
-	int has_pid, strict, force, tree;
+	int has_pid, strict, force, tree, all_procs;
 	int64_t pid, from, to;
 	const char *name;	/* -p NAME */
 	const char *compare, *output;
@@ -112,6 +114,9 @@ static int handle(int key, const char *arg, void *ctx)
 		break;
 	case OPT_TREE:
 		a->tree = 1;
+		break;
+	case OPT_ALL_PROCS:
+		a->all_procs = 1;
 		break;
 	case OPT_FROM:
 	case OPT_TO:
@@ -351,7 +356,7 @@ static int write_report(FILE *fp, const struct args *a, struct job *j, struct jo
 			return -EIO;
 		return copy(j->trace_fp, fp);
 	}
-	if (prof_report_build(&rep, j->bd, a->by) < 0)
+	if (prof_report_build_procs(&rep, j->bd, a->by, a->all_procs || other || a->tree) < 0)
 		return -ENOMEM;
 	rep.problems = prof_trace_problems(j->reader);
 	rep.trace = path;
@@ -385,7 +390,7 @@ static void abort_output(void)
 
 int main(int argc, char **argv)
 {
-	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
+	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
 			  NULL, NULL, NULL, PROF_SCAN_CHUNK_DEFAULT };
 	struct core_error err = CORE_ERROR_INIT;
 	struct job j = { &a, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0 };
