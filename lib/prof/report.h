@@ -75,9 +75,9 @@ struct prof_report {
 };
 
 /*
- * Group bd by `by`: processes in order of their first event; within a
- * process, keys by decreasing time, then by name; keys with no time are
- * left out.  Returns 0 or -ENOMEM; release with prof_report_release().
+ * Group bd by `by`: processes in tree order, shims folded (report_procs.h),
+ * every process with rows of its own; within a process, keys by
+ * decreasing time, then by name; keys with no time are left out.  Returns 0 or -ENOMEM; release with prof_report_release().
  */
 int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
 		      enum prof_report_by by);
