@@ -33,6 +33,7 @@ enum {
 	OPT_CHUNK,
 	OPT_TREE,
 	OPT_CALIB,
+	OPT_ALL_PROCS,
 };
 
 /* The formats of core/table.h, then this program's own. */
@@ -48,6 +49,7 @@ static const struct core_opt opts[] = {
 	  "kernel: GPU time per kernel and operation", "operation|category|process|phase|kernel" },
 	{ "process", 'p', "PID|NAME", "report only the process PID, or the processes of command NAME", NULL },
 	{ "tree", OPT_TREE, NULL, "show operations nested under their callers, with inclusive time", NULL },
+	{ "all-processes", OPT_ALL_PROCS, NULL, "give processes under 1% of the time rows of their own", NULL },
 	{ "from", OPT_FROM, "TIME", "start of the time window, from the trace start (1.5s, 200ms)", NULL },
 	{ "to", OPT_TO, "TIME", "end of the time window, from the trace start", NULL },
 	{ "compare", 'c', "OTHER", "put the trace OTHER side by side, with ratios", NULL },
@@ -69,7 +71,7 @@ static const struct core_cli cli = {
 struct args {
 	enum format format;
 	enum prof_report_by by;
-	int has_pid, strict, force, tree, kernel;
+	int has_pid, strict, force, tree, kernel, all_procs;
 	int64_t pid, from, to;
 	const char *name;	/* -p NAME */
 	const char *compare, *output;
@@ -120,6 +122,9 @@ static int handle(int key, const char *arg, void *ctx)
 		break;
 	case OPT_TREE:
 		a->tree = 1;
+		break;
+	case OPT_ALL_PROCS:
+		a->all_procs = 1;
 		break;
 	case OPT_FROM:
 	case OPT_TO:
@@ -401,7 +406,7 @@ static int write_report(FILE *fp, const struct args *a, struct job *j, struct jo
 		return prof_kernels_write(fp, j->kernels, j->reader, (enum core_format)a->format);
 	if (a->calibration)
 		correct(j, a->calibration, &fix);
-	if (prof_report_build(&rep, j->bd, a->by) < 0)
+	if (prof_report_build_procs(&rep, j->bd, a->by, a->all_procs || other || a->tree) < 0)
 		return -ENOMEM;
 	rep.fix = a->calibration ? &fix : NULL;
 	rep.problems = prof_trace_problems(j->reader);
@@ -436,7 +441,7 @@ static void abort_output(void)
 
 int main(int argc, char **argv)
 {
-	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
+	struct args a = { F_DEFAULT, PROF_BY_OPERATION, 0, 0, 0, 0, 0, 0, 0, INT64_MIN, INT64_MAX,
 			  NULL, NULL, NULL, PROF_SCAN_CHUNK_DEFAULT, NULL };
 	struct core_error err = CORE_ERROR_INIT;
 	struct job j = { &a, NULL, NULL, NULL, NULL, NULL, NULL, CORE_PROGRESS_INIT, 0, 0, NULL, 0,

@@ -174,3 +174,26 @@ print("ok")' t.jsonl
 	[ "$old" = precious ] || fail "the old file changed"
 	[ "$leftover" = t.csv ] || fail "left behind: $leftover"
 }
+
+@test "-o: event rows in the report's order, said so in the meta row 'order'" {
+	[ -x "$W" ] || skip "the workload needs the NVTX headers"
+	run rlprof-record -o t.csv -- "$W" threads 3 20
+	assert_success
+	grep -q '^meta,,,,,order,,,,,,,start_ns$' t.csv
+	# By start, the longer first, then by depth (value); process and
+	# thread rows after the events.
+	run awk -F, 'NR > 1 && $1 != "meta" && $1 != "process" && $1 != "thread" {
+		if (tail) { print "event after process rows: " NR; exit 1 }
+		e = $5 == "" ? $4 : $5
+		if (n++ && ($4 < s || ($4 == s && (e > pe || (e == pe && $12 + 0 < v))))) {
+			print "out of order: line " NR; exit 1 }
+		s = $4; pe = e; v = $12 + 0; next }
+		$1 == "process" || $1 == "thread" { tail = 1 }
+		END { if (n < 10) { print "only " n " events"; exit 1 } }' t.csv
+	assert_success
+	# From a pipe, the same breakdown as from the file.
+	run bash -c "cat t.csv | rlprof-report -f csv"
+	assert_success
+	assert_output --partial ",work,"
+	assert_output "$(rlprof-report -f csv t.csv)"
+}

@@ -29,12 +29,12 @@ setup() {
 @test "NVTX push/pop: nesting depth in the value column" {
 	rlprof-record -o t.csv -- "$W" busy-sleep 0 0 2
 	run check rows t.csv op
-	assert_output "busy|||1|
+	assert_output "step|||0|
+busy|||1|
 sleep|||1|
 step|||0|
 busy|||1|
-sleep|||1|
-step|||0|"
+sleep|||1|"
 }
 
 @test "NVTX: domains, registered strings, wide names, marks, start/end and thread names" {

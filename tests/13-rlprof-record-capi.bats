@@ -17,8 +17,8 @@ check() { python3 "$TOP/tests/workloads/trace-check.py" "$@"; }
 	assert_success
 	run check rows t.csv op
 	assert_output "setup|||0|
-nested|||1|
 inference|||0|
+nested|||1|
 async||||"
 	run check rows t.csv phase
 	assert_output "warmup||||

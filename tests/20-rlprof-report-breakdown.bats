@@ -163,7 +163,7 @@ assert {e["pid"] for e in d["traceEvents"]} == {300}, d' "$output"
 	assert_line --regexp '^  busy .* 30.00 %  \(3.00 us\)$'
 	assert_line --regexp '^  nvidia-smi, 1/6 s windows +100.00 %  \(3.33x the busy time\)$'
 
-	assert_line "process 300 (env worker): 4.00 us profiled"
+	assert_line "  process 300 (env worker), child of 200: 4.00 us profiled"
 }
 
 @test "--format json: GPU utilisation over sampling windows of a long trace" {
@@ -277,4 +277,37 @@ PY
 	assert_line --index 0 "this: $R/two.csv, other: $R/nested.csv"
 	assert_line --index 1 --regexp '^  process +operation +resource +category +this +% +other +% +ratio$'
 	assert_line --regexp '^  +\[total\] +14\.0 us +100\.00 +10\.0 us +100\.00 +0\.714$'
+}
+
+# tree.csv: python3 train.py (10, 100 us) ran sh -c 'ldconfig -p' (11,
+# 2 us), which ran ldconfig (12, 9 us); a pyenv shim (13, 0.5 us) ran cat
+# (14, 0.3 us); python3 worker.py (15, 20 us) forked a worker (16, 20 us).
+# All together 151.8 us, so under 1% is under 1.518 us.
+@test "processes: a tree, shims folded, processes under 1% summed" {
+	run report6 -f csv "$R/tree.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent
+10,train,CPU,python,100.000,100.00
+12,[unannotated],CPU,native,11.000,100.00
+15,[unannotated],CPU,native,20.000,100.00
+16,[unannotated],CPU,native,20.000,100.00
+other,[unannotated],CPU,native,0.800,100.00"
+	run rlprof-report -f table "$R/tree.csv"
+	assert_line --regexp '^  process 12 \(ldconfig -p\), child of 10: 11(\.0)? us profiled'
+	assert_line --regexp '^    process 16 \(python3 worker.py\), child of 15: '
+	assert_line --regexp '^2 processes under 1% each: '
+}
+
+@test "--all-processes: every process its own rows; shims still folded" {
+	run report6 -f csv --all-processes "$R/tree.csv"
+	assert_success
+	assert_output "process,operation,resource,category,time_us,percent
+10,train,CPU,python,100.000,100.00
+12,[unannotated],CPU,native,11.000,100.00
+14,[unannotated],CPU,native,0.800,100.00
+15,[unannotated],CPU,native,20.000,100.00
+16,[unannotated],CPU,native,20.000,100.00"
+	run rlprof-report -f json -b process --all-processes "$R/tree.csv"
+	assert_success
+	[[ $output != *'"other"'* ]]
 }

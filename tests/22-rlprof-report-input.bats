@@ -173,3 +173,13 @@ c",,,,,,0,' "op,1,1,20,30,d,,,,,,0," "op,1,1,zz,30,e,,,,,,0," > t.csv
 	[ "$status" -eq 2 ]
 	assert_output --partial "too many operands"
 }
+
+@test "meta row 'order': out of order on standard input is an error; a file is sorted" {
+	{ head -2 "$R/nested.csv"; echo "meta,,,,,order,,,,,,,start_ns"; tail -n +3 "$R/nested.csv"; } > t.csv
+	run bash -c "cat t.csv | rlprof-report -f csv"
+	[ "$status" -eq 1 ]
+	assert_output "rlprof-report: error: 'standard input': line 9: out of time order, though its meta row 'order' says it is in order"
+	run rlprof-report -f csv t.csv
+	assert_success
+	assert_output "$(rlprof-report -f csv "$R/nested.csv")"
+}

@@ -170,6 +170,7 @@ static struct prof_bd_process *proc_get(struct prof_breakdown *bd, int64_t pid)
 	p = &bd->procs[bd->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	p->parent = -1;
 	if (!(p->state = calloc(1, sizeof(*p->state))))
 		return NULL;
 	bd->lastproc = bd->nprocs++;
@@ -589,6 +590,7 @@ int prof_breakdown_finish(struct prof_breakdown *bd, const struct prof_trace_rea
 			if (pr[j].pid != p->pid)
 				continue;
 			name = prof_trace_str(r, pr[j].name);
+			p->parent = pr[j].parent;
 			if (pr[j].start == INT64_MIN || pr[j].end == INT64_MAX)
 				break;
 			/* Only unannotated native time happens outside the events. */

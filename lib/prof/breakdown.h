@@ -93,6 +93,7 @@ struct prof_bd_node {
 
 struct prof_bd_process {
 	int64_t pid;
+	int64_t parent;		/* parent pid from the process row, -1 unknown */
 	char *name;		/* command or main thread name, "" if unknown */
 	int64_t wall;		/* profiled wall time (ns), inside the window */
 	prof_slots *op;		/* op[key]: time per slot of operation `key` */

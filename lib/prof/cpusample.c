@@ -225,39 +225,74 @@ static int ip_cat(uintptr_t ip)
 }
 
 #define SCAN_WORDS 64
+#define FRAME_MAX 32			/* frame-pointer links followed */
+#define FRAME_SPAN (1 << 20)		/* how far above sp a frame may be */
+
+/* Read n bytes at addr of our own stack; bytes read, or -1. */
+static ssize_t stack_read(uintptr_t addr, void *to, size_t n)
+{
+	struct iovec local = { to, n }, remote = { (void *)addr, n };
+
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+}
+
+/*
+ * Follow the frame-pointer chain from bp: the category of the first return
+ * address that has one, or -1.  Code built with frame pointers (the
+ * sanitizer runtimes, whose interceptors keep frames of kilobytes) is
+ * walked this way; where bp is an ordinary register, the checks (above sp,
+ * aligned, growing, within FRAME_SPAN) end the walk at once, and a word
+ * that passes them by chance must still point into classified code.
+ */
+static int frame_cat(uintptr_t sp, uintptr_t bp)
+{
+	uintptr_t fr[2];
+	int i;
+
+	for (i = 0; i < FRAME_MAX; i++) {
+		int cat;
+
+		if (bp < sp || bp - sp > FRAME_SPAN || (bp & 7) ||
+		    stack_read(bp, fr, sizeof(fr)) != (ssize_t)sizeof(fr))
+			return -1;
+		if ((cat = ip_lookup(fr[1])) >= 0)
+			return cat;
+		if (fr[0] <= bp)
+			return -1;
+		bp = fr[0];
+	}
+	return -1;
+}
 
 /*
  * Code that works for its caller: the caller's category, from the first
  * word on the stack above sp that points into code of a category (a return
- * address, most likely), or -1.  The stack is read with process_vm_readv,
- * which fails instead of faulting at the stack's end.
+ * address, most likely), else from the frame-pointer chain, or -1.  The
+ * stack is read with process_vm_readv, which fails instead of faulting at
+ * the stack's end.
  */
-static int caller_cat(uintptr_t sp)
+static int caller_cat(uintptr_t sp, uintptr_t bp)
 {
 	uintptr_t words[SCAN_WORDS];
-	struct iovec local = { words, sizeof(words) }, remote = { (void *)sp, sizeof(words) };
 	ssize_t n;
 	size_t i;
 
 	if (!sp)
 		return -1;
-	n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	n = stack_read(sp, words, sizeof(words));
 	if (n <= 0) {
 		/* Near the stack's top: try what is left of its page. */
-		remote.iov_len = local.iov_len = 4096 - (sp & 4095);
-		if (remote.iov_len > sizeof(words))
-			remote.iov_len = local.iov_len = sizeof(words);
-		n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-		if (n <= 0)
-			return -1;
+		size_t len = 4096 - (sp & 4095);
+
+		n = stack_read(sp, words, len < sizeof(words) ? len : sizeof(words));
 	}
-	for (i = 0; i < (size_t)n / sizeof(*words); i++) {
+	for (i = 0; n > 0 && i < (size_t)n / sizeof(*words); i++) {
 		int cat = ip_lookup(words[i]);
 
 		if (cat >= 0)
 			return cat;
 	}
-	return -1;
+	return frame_cat(sp, bp);
 }
 
 /* --- slots ----------------------------------------------------------- */
@@ -406,7 +441,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 	ucontext_t *uc = ucv;
 	struct prof_cpus_thread *s;
 	struct rusage ru;
-	uintptr_t ip, sp;
+	uintptr_t ip, sp, bp;
 	int64_t u, st;
 	int saved = errno, cat;
 
@@ -418,16 +453,18 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 #if defined(__x86_64__)
 	ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	bp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 #elif defined(__aarch64__)
 	ip = (uintptr_t)uc->uc_mcontext.pc;
 	sp = (uintptr_t)uc->uc_mcontext.sp;
+	bp = (uintptr_t)uc->uc_mcontext.regs[29];
 #else
-	ip = sp = 0;
+	ip = sp = bp = 0;
 	(void)uc;
 #endif
 	cat = ip_cat(ip);
 	if (cat < 0)
-		cat = caller_cat(sp);
+		cat = caller_cat(sp, bp);
 	if (cat < 0)
 		cat = s->last_cat;
 	else

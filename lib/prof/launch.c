@@ -22,6 +22,7 @@
 #include "prof/recorder.h"
 #include "prof/sample.h"
 #include "prof/spool.h"
+#include "prof/trace_sort.h"
 
 #define INJECT_REL "../lib/rlkit/librlprof-inject.so"
 #define PYTHON_REL "../share/rlkit/python"
@@ -223,6 +224,7 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 		       struct prof_sampler *sampler, struct core_error *err)
 {
 	struct prof_trace_writer w;
+	struct prof_trace_sort *sort = NULL;
 	struct prof_merge *m = NULL;
 	struct prof_process_info child = { res->pid, getpid(), start, end, NULL, NULL, 0 };
 	char buf[64], host[256] = "", recorder[64], us[32], *cmd = join_args(o->argv);
@@ -234,7 +236,8 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 	gethostname(host, sizeof(host) - 1);
 	child.command = cmd;
 	child.detail = core_spawn_status_text(res->status, buf + 32, 32);
-	if (!cmd || prof_merge_new(&m) < 0 || prof_merge_process(m, &child) < 0) {
+	if (!cmd || prof_merge_new(&m) < 0 || prof_merge_process(m, &child) < 0 ||
+	    prof_trace_sort_new(&sort, 0) < 0) {
 		ret = core_error_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -246,10 +249,13 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 	    write_meta(&w, "command", cmd) < 0 ||
 	    write_meta(&w, "host", host) < 0 ||
 	    write_meta(&w, "start_ns", buf) < 0 ||
-	    write_meta(&w, "cpu_sample_us", us) < 0) {
+	    write_meta(&w, "cpu_sample_us", us) < 0 ||
+	    write_meta(&w, PROF_TRACE_ORDER_META, PROF_TRACE_ORDER_START) < 0) {
 		core_error_errno(err, errno > 0 ? errno : EIO, "writing the trace failed");
 		goto out;
 	}
+	/* Event rows in the report's order; process and thread rows last. */
+	w.sort = sort;
 	if ((ret = prof_merge_scan(m, spool, err)) < 0)
 		goto out;
 	if (sampler)
@@ -268,12 +274,16 @@ static int write_trace(const struct prof_launch_opts *o, const char *spool,
 		ret = core_error_errno(err, errno > 0 ? errno : EIO, "writing the trace failed");
 		goto out;
 	}
+	w.sort = NULL;
+	if ((ret = prof_trace_sort_finish(sort, &w, err)) < 0)
+		goto out;
 	if ((ret = prof_merge_finish(m, &w)) < 0) {
 		core_error_errno(err, -ret, "writing the trace failed");
 		goto out;
 	}
 	ret = 0;
 out:
+	prof_trace_sort_free(sort);
 	prof_merge_free(m);
 	free(cmd);
 	return ret;

@@ -2,6 +2,7 @@
 #include "prof/report.h"
 #include "core/grow.h"
 #include "core/table.h"
+#include "prof/report_procs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -73,58 +74,159 @@ static int op_stats(struct prof_report_group *g, const struct prof_bd_process *p
 	return 0;
 }
 
-int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
-		      enum prof_report_by by)
+/* Statistics of two processes' calls of one operation together: sums,
+ * the larger maximum, the percentiles of the one with more calls. */
+static void stats_join(struct prof_report_group *g, const struct prof_report_group *o)
 {
-	struct prof_report_group *g, *all = NULL;
-	size_t cap = 0, i, k;
+	uint64_t n = g->calls + o->calls;
+
+	if (n)
+		g->mean = (int64_t)(((double)g->mean * (double)g->calls +
+				     (double)o->mean * (double)o->calls) / (double)n + 0.5);
+	if (o->calls > g->calls) {
+		g->p50 = o->p50;
+		g->p95 = o->p95;
+	}
+	if (o->max > g->max)
+		g->max = o->max;
+	g->calls = n;
+	g->inclusive += o->inclusive;
+}
+
+/* The group of `key` among groups[first..]: found or added. */
+static struct prof_report_group *group_of(struct prof_report *rep, size_t *cap, size_t first,
+					  const char *key, int *added)
+{
+	size_t i;
+
+	*added = 0;
+	for (i = first; i < rep->ngroups; i++)
+		if (rep->groups[i].key == key)
+			return &rep->groups[i];
+	*added = 1;
+	return add_group(rep, cap);
+}
+
+/* The groups of bd->procs[i] (operations or phases) into the section at first. */
+static int proc_groups(struct prof_report *rep, size_t *cap, size_t first,
+		       const struct prof_bd_process *p, const struct prof_report_group *like)
+{
+	const struct prof_breakdown *bd = rep->bd;
+	enum prof_report_by by = rep->by;
+	struct prof_report_group *g, one;
+	size_t k;
+	int added;
+
+	for (k = 0; k < p->nkeys; k++) {
+		const int64_t *ns = by == PROF_BY_PHASE ? p->phase[k] : p->op[k];
+		int s, any = 0;
+
+		for (s = 0; s < PROF_SLOT_COUNT; s++)
+			any |= ns[s] != 0;
+		/* An operation whose children own all its time still shows. */
+		if (!any && (by == PROF_BY_PHASE || !p->calls[k]))
+			continue;
+		if (!(g = group_of(rep, cap, first, bd->keys[k], &added)))
+			return -ENOMEM;
+		if (added) {
+			*g = *like;
+			g->key = bd->keys[k];
+		}
+		sum_slots(g, ns);
+		if (by != PROF_BY_OPERATION || k == PROF_KEY_UNANNOTATED)
+			continue;
+		memset(&one, 0, sizeof(one));
+		if (op_stats(&one, p, k) < 0)
+			return -ENOMEM;
+		if (added)
+			g->has_calls = 1;
+		stats_join(g, &one);
+	}
+	return 0;
+}
+
+int prof_report_build_procs(struct prof_report *rep, const struct prof_breakdown *bd,
+			    enum prof_report_by by, int all)
+{
+	struct prof_proc_plan pl = PROF_PROC_PLAN_INIT;
+	struct prof_report_group *g, like;
+	size_t cap = 0, d, i, k;
+	int ret = -ENOMEM;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->bd = bd;
 	rep->by = by;
-	for (i = 0; i < bd->nprocs; i++) {
-		const struct prof_bd_process *p = &bd->procs[i];
+	if (by == PROF_BY_CATEGORY) {
+		if (!bd->nprocs)
+			return 0;
+		if (!(g = add_group(rep, &cap)))
+			return -ENOMEM;
+		g->pid = -1;
+		g->parent = -1;
+		g->process = "";
+		g->key = "[all]";
+		for (i = 0; i < bd->nprocs; i++) {
+			g->wall += bd->procs[i].wall;
+			for (k = 0; k < bd->procs[i].nkeys; k++)
+				sum_slots(g, bd->procs[i].op[k]);
+		}
+		return 0;
+	}
+	if (prof_proc_plan_make(&pl, bd, all) < 0)
+		return -ENOMEM;
+	/* The processes shown, in tree order, then the processes summed. */
+	for (d = 0; d <= pl.n; d++) {
 		size_t first = rep->ngroups;
 
-		if (by == PROF_BY_CATEGORY || by == PROF_BY_PROCESS) {
-			if (by == PROF_BY_CATEGORY && all) {
-				g = all;
-			} else {
-				if (!(g = add_group(rep, &cap)))
-					return -ENOMEM;
-				g->pid = by == PROF_BY_CATEGORY ? -1 : p->pid;
-				g->process = by == PROF_BY_CATEGORY ? "" : p->name;
-				g->key = "[all]";
-				if (by == PROF_BY_CATEGORY)
-					all = g;
-			}
-			g->wall += p->wall;
-			for (k = 0; k < p->nkeys; k++)
-				sum_slots(g, p->op[k]);
-			continue;
-		}
-		for (k = 0; k < p->nkeys; k++) {
-			const int64_t *ns = by == PROF_BY_PHASE ? p->phase[k] : p->op[k];
-			int s, any = 0;
+		if (d == pl.n && !pl.nothers)
+			break;
+		memset(&like, 0, sizeof(like));
+		if (d < pl.n) {
+			const struct prof_bd_process *p = &bd->procs[pl.order[d]];
 
-			for (s = 0; s < PROF_SLOT_COUNT; s++)
-				any |= ns[s] != 0;
-			/* An operation whose children own all its time still shows. */
-			if (!any && (by == PROF_BY_PHASE || !p->calls[k]))
-				continue;
+			like.pid = p->pid;
+			like.parent = pl.parent[d];
+			like.process = p->name;
+		} else {
+			snprintf(rep->others, sizeof(rep->others), "%zu process%s under 1%% each",
+				 pl.nothers, pl.nothers > 1 ? "es" : "");
+			like.pid = PROF_PID_OTHERS;
+			like.parent = -1;
+			like.process = rep->others;
+		}
+		like.depth = d < pl.n ? (int)pl.depth[d] : 0;
+		for (i = 0; i < bd->nprocs; i++)
+			if (pl.into[i] == d)
+				like.wall += bd->procs[i].wall;
+		if (by == PROF_BY_PROCESS) {
 			if (!(g = add_group(rep, &cap)))
-				return -ENOMEM;
-			g->pid = p->pid;
-			g->process = p->name;
-			g->key = bd->keys[k];
-			g->wall = p->wall;
-			sum_slots(g, ns);
-			if (by == PROF_BY_OPERATION && k != PROF_KEY_UNANNOTATED && op_stats(g, p, k) < 0)
-				return -ENOMEM;
+				goto out;
+			*g = like;
+			g->key = "[all]";
+		}
+		for (i = 0; i < bd->nprocs; i++) {
+			if (pl.into[i] != d)
+				continue;
+			if (by == PROF_BY_PROCESS) {
+				g = &rep->groups[first];
+				for (k = 0; k < bd->procs[i].nkeys; k++)
+					sum_slots(g, bd->procs[i].op[k]);
+			} else if (proc_groups(rep, &cap, first, &bd->procs[i], &like) < 0) {
+				goto out;
+			}
 		}
 		qsort(rep->groups + first, rep->ngroups - first, sizeof(*rep->groups), group_cmp);
 	}
-	return 0;
+	ret = 0;
+out:
+	prof_proc_plan_release(&pl);
+	return ret;
+}
+
+int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
+		      enum prof_report_by by)
+{
+	return prof_report_build_procs(rep, bd, by, 1);
 }
 
 void prof_report_release(struct prof_report *rep)
@@ -202,10 +304,12 @@ static const struct core_col row_cols[C_NCOLS] = {
 	PROF_CALL_STAT_COLS,
 };
 
-/* The process column: the pid, or "all". */
+/* The process column: the pid, "all", or "other" (processes summed). */
 static void pid_text(char *buf, size_t size, int64_t pid)
 {
-	if (pid < 0)
+	if (pid == PROF_PID_OTHERS)
+		snprintf(buf, size, "other");
+	else if (pid < 0)
 		snprintf(buf, size, "all");
 	else
 		snprintf(buf, size, "%" PRId64, pid);
@@ -216,8 +320,14 @@ void prof_report_heading(char *buf, size_t size, const struct prof_report_group 
 	char wall[32];
 
 	core_fmt_human_ns(wall, sizeof(wall), g->wall);
-	if (g->pid < 0)
+	if (g->pid == PROF_PID_OTHERS)
+		snprintf(buf, size, "%.400s: %s profiled", g->process, wall);
+	else if (g->pid < 0)
 		snprintf(buf, size, "all processes: %s profiled", wall);
+	else if (g->depth > 0 && g->parent >= 0)
+		snprintf(buf, size, "%*sprocess %" PRId64 "%s%.400s%s, child of %" PRId64 ": %s profiled",
+			 2 * (g->depth < 8 ? g->depth : 8), "", g->pid, *g->process ? " (" : "",
+			 g->process, *g->process ? ")" : "", g->parent, wall);
 	else
 		snprintf(buf, size, "process %" PRId64 "%s%.400s%s: %s profiled", g->pid,
 			 *g->process ? " (" : "", g->process, *g->process ? ")" : "", wall);

@@ -49,7 +49,10 @@ const char *prof_report_by_name(enum prof_report_by by);
 int prof_report_by_parse(const char *s);
 
 struct prof_report_group {
-	int64_t pid;		/* -1: all processes */
+	int64_t pid;		/* -1: all processes; PROF_PID_OTHERS (-2):
+				 * the processes summed (report_procs.h) */
+	int64_t parent;		/* parent pid, -1 when unknown */
+	int depth;		/* in the process tree, 0 for a root */
 	const char *process;	/* process name, "" when unknown */
 	const char *key;	/* operation, phase, or "[all]" */
 	int64_t wall;		/* ns the percent is relative to */
@@ -76,15 +79,26 @@ struct prof_report {
 	 * "[corrected]" whose time is what was removed, json with an object
 	 * "correction". */
 	const struct prof_calib_fix *fix;
+	char others[64];	/* the name of the processes summed */
 };
 
 /*
- * Group bd by `by`: processes in order of their first event; within a
- * process, keys by decreasing time, then by name; keys with no time are
- * left out.  Returns 0 or -ENOMEM; release with prof_report_release().
+ * Group bd by `by`: processes in tree order, shims folded (report_procs.h),
+ * every process with rows of its own; within a process, keys by
+ * decreasing time, then by name; keys with no time are left out.  Returns 0 or -ENOMEM; release with prof_report_release().
  */
 int prof_report_build(struct prof_report *rep, const struct prof_breakdown *bd,
 		      enum prof_report_by by);
+/*
+ * As prof_report_build, with the processes as report_procs.h says:
+ * processes in tree order, shims folded, and, unless `all`, the processes
+ * under 1% in one group (pid PROF_PID_OTHERS, process "N processes under
+ * 1% each").  Calls of one operation in several processes joined: calls,
+ * inclusive time and mean over all, the largest max, p50 and p95 of the
+ * process with the most calls.
+ */
+int prof_report_build_procs(struct prof_report *rep, const struct prof_breakdown *bd,
+			    enum prof_report_by by, int all);
 void prof_report_release(struct prof_report *rep);
 
 /* The rows of csv, jsonl or table (without the GPU lines) in format f. */

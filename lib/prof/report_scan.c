@@ -8,6 +8,7 @@
 
 #include "core/grow.h"
 #include "prof/breakdown.h"
+#include "prof/trace_sort.h"
 
 #define RUN_BUF 4096
 
@@ -285,6 +286,14 @@ out:
 	return ret;
 }
 
+/* Whether the trace's writer says its rows are in the order we read. */
+static int promised(const struct prof_trace_reader *rd)
+{
+	const char *o = prof_trace_meta(rd, PROF_TRACE_ORDER_META);
+
+	return o && !strcmp(o, PROF_TRACE_ORDER_START);
+}
+
 int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
 		     const struct prof_scan_sink *sink,
 		     struct prof_trace_reader **reader,
@@ -295,7 +304,7 @@ int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
 	struct stat sb;
 	FILE *tee = NULL;
 	off_t start = -1;
-	int ret, have = 0;
+	int ret, have = 0, no_restart = 0;
 
 	*reader = NULL;
 	if (stats)
@@ -316,8 +325,22 @@ int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
 		prof_trace_reader_tee(rd, tee);
 	}
 	while ((ret = prof_trace_read(rd, &ev, err)) > 0) {
-		if (have && prof_ev_cmp(&prev, &ev) > 0)
+		if (!have && tee && promised(rd)) {
+			/* Ordered by its writer: no copy to read again. */
+			prof_trace_reader_tee(rd, NULL);
+			fclose(tee);
+			tee = NULL;
+			no_restart = 1;
+		}
+		if (have && prof_ev_cmp(&prev, &ev) > 0) {
+			if (no_restart) {
+				ret = core_error_set(err, -EBADMSG, "'%s': line %lld: out of time order, "
+						     "though its meta row '%s' says it is in order",
+						     name, (long long)ev.line, PROF_TRACE_ORDER_META);
+				goto fail;
+			}
 			break;
+		}
 		if ((ret = sink->event(sink->ctx, rd, &ev)) < 0) {
 			sink_err(ret, name, err);
 			goto fail;

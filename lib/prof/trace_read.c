@@ -49,6 +49,7 @@ struct prof_trace_reader {
 	json_t *json;		/* the JSON Lines object being read */
 	char numbuf[NCOL][32];
 	struct core_map st;	/* interned strings: id = entry index + 1 */
+	uint32_t last_id[NCOL];	/* the id each column interned last */
 	struct prof_process *procs;
 	size_t nprocs, capprocs, lastproc;
 	struct prof_thread *threads;
@@ -393,13 +394,21 @@ static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid
 
 #define F(c) r->fld[c], r->fldlen[c]
 
+/* Rows of a thread repeat their names: the column's last string first. */
 static uint32_t intern(struct prof_trace_reader *r, enum col c)
 {
-	return strtab_intern(&r->st, r->fld[c], r->fldlen[c]);
+	uint32_t id = r->last_id[c];
+
+	if (id && r->st.entries[id - 1].len == r->fldlen[c] &&
+	    !memcmp(r->st.entries[id - 1].key, r->fld[c], r->fldlen[c]))
+		return id;
+	id = strtab_intern(&r->st, r->fld[c], r->fldlen[c]);
+	r->last_id[c] = id;
+	return id;
 }
 
 /* An optional integer field: 0 when present and good, 1 when empty, -1 bad. */
-static int opt_i64(struct prof_trace_reader *r, enum col c, int64_t *out)
+static inline __attribute__((always_inline)) int opt_i64(struct prof_trace_reader *r, enum col c, int64_t *out)
 {
 	if (!r->fldlen[c])
 		return 1;

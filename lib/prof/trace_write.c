@@ -7,6 +7,7 @@
 
 #include "core/csv.h"
 #include "core/utf8.h"
+#include "prof/trace_sort.h"
 
 static const char *const columns[PROF_TRACE_COLUMNS] = {
 	"kind", "pid", "tid", "start_ns", "end_ns", "name", "category",
@@ -29,6 +30,7 @@ int prof_trace_writer_init(struct prof_trace_writer *w, FILE *fp,
 {
 	w->fp = fp;
 	w->format = format;
+	w->sort = NULL;
 	if (format == PROF_TRACE_CSV && fputs(PROF_TRACE_HEADER "\n", fp) == EOF)
 		return -EIO;
 	return 0;
@@ -85,6 +87,9 @@ int prof_trace_write(struct prof_trace_writer *w, const struct prof_event *ev)
 	char num[8][32];
 	int i, first = 1;
 
+	if (w->sort && ev->kind != PROF_KIND_META && ev->kind != PROF_KIND_PROCESS &&
+	    ev->kind != PROF_KIND_THREAD)
+		return prof_trace_sort_add(w->sort, ev);
 	fields_of(ev, f, num);
 	if (w->format == PROF_TRACE_CSV) {
 		for (i = 0; i < PROF_TRACE_COLUMNS; i++) {

@@ -59,9 +59,14 @@ struct prof_event {
 #define PROF_EVENT_INIT { PROF_KIND_META, 0, 0, 0, 0, 0, NULL, PROF_CAT_NONE, \
 	NULL, 0, 0, 0, 0.0, NULL }
 
+struct prof_trace_sort;
+
 struct prof_trace_writer {
 	FILE *fp;
 	enum prof_trace_format format;
+	/* When set, event rows (not meta, process or thread rows) go to this
+	 * sorter (prof/trace_sort.h) instead of `fp`. */
+	struct prof_trace_sort *sort;
 };
 
 /* Parse "csv" or "jsonl"; -EINVAL for anything else. */
