@@ -59,7 +59,7 @@ async"
 
 @test "pkg-config: a program built against the installed library records its operations" {
 	dest=$BATS_TEST_TMPDIR/root
-	make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" SANITIZE="${RLKIT_SANITIZE:-}" \
+	rlkit_make \
 		install-lib DESTDIR="$dest" PREFIX=/usr >/dev/null
 	[ -f "$dest/usr/include/rlkit/prof/rlprof.h" ]
 	cat > use.c <<'SRC'
@@ -95,7 +95,7 @@ SRC
 @test "make install: the injection library and the Python module are installed and found" {
 	[ -x "$W" ] || fail "the workload was not built: no NVTX headers (make deps installs them)"
 	dest=$BATS_TEST_TMPDIR/root
-	make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" SANITIZE="${RLKIT_SANITIZE:-}" \
+	rlkit_make \
 		install-bin install-lib install-data DESTDIR="$dest" PREFIX=/usr >/dev/null
 	[ -x "$dest/usr/lib/rlkit/librlprof-inject.so" ]
 	if [ -e "$RLKIT_BUILD/lib/rlkit/_rlprof_hook.so" ]; then

@@ -41,7 +41,7 @@ EX="$TOP/share/examples"
 }
 
 @test "make demo-fiber: a small pool runs" {
-	run make -C "$TOP" --no-print-directory O="$RLKIT_BUILD" SANITIZE="${RLKIT_SANITIZE:-}" demo-fiber
+	run rlkit_make demo-fiber
 	assert_success
 	assert_line --regexp '^\{"id":20,"status":"ok","result":"400",'
 }

@@ -13,14 +13,7 @@ load netns
 BATS_NO_PARALLELIZE_WITHIN_FILE=true
 
 setup_file() {
-	local why
-	why=$(netns_skip_reason)
-	if [ -n "$why" ]; then
-		mkdir -p "$BATS_FILE_TMPDIR/netns"
-		echo "$why" > "$BATS_FILE_TMPDIR/netns/skip"
-		return 0
-	fi
-	netns_up 4
+	netns_file_setup 4
 }
 
 teardown_file() {
@@ -28,9 +21,7 @@ teardown_file() {
 }
 
 setup() {
-	cd "$BATS_TEST_TMPDIR" || return 1
-	[ ! -f "$BATS_FILE_TMPDIR/netns/skip" ] || skip "$(cat "$BATS_FILE_TMPDIR/netns/skip")"
-	MASTER=$(netns_addr 0)
+	netns_test_setup
 }
 
 teardown() {

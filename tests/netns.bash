@@ -69,6 +69,27 @@ netns_del_one() {
 	return 0
 }
 
+# setup_file of a suite whose tests need N hosts: makes them, or notes why
+# the suite is skipped (netns_test_setup says it).
+netns_file_setup() {
+	local why
+	why=$(netns_skip_reason)
+	if [ -n "$why" ]; then
+		mkdir -p "$BATS_FILE_TMPDIR/netns"
+		echo "$why" > "$BATS_FILE_TMPDIR/netns/skip"
+		return 0
+	fi
+	netns_up "$1"
+}
+
+# setup of each test: its own folder, the skip noted by netns_file_setup,
+# and MASTER, the master's address on h0.
+netns_test_setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	[ ! -f "$BATS_FILE_TMPDIR/netns/skip" ] || skip "$(cat "$BATS_FILE_TMPDIR/netns/skip")"
+	MASTER=$(netns_addr 0)
+}
+
 # netns_up N: the bridge, the master's host h0 and hosts h1..hN with sshd.
 netns_up() {
 	local n=$1 i ns
