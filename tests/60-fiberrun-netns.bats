@@ -103,6 +103,29 @@ print("ok")' <(echo "$output")
 	done
 }
 
+@test "netns --env: the variables named arrive on all 4 hosts, in SPMD ranks and in pool workers" {
+	run --separate-stderr on h0 env MY_VAR='a b' RLX_A=1 RLX_B=2 NOT_ME=x fiberrun -H "$NETNS/hosts" \
+		--ssh "$SSH" --bind "$MASTER:0" --env MY_VAR --env 'RLX_*' -t -- sh -c \
+		'echo "$FIBERRUN_HOST [$MY_VAR] $RLX_A$RLX_B [${NOT_ME-unset}]"'
+	assert_success
+	for i in 1 2 3 4; do
+		assert_line "$((i - 1)): h$i [a b] 12 [unset]"
+	done
+	seq 8 > tasks
+	run --separate-stderr on h0 env MY_VAR='a b' fiberrun --pool --lines --protocol lines -n 4 \
+		-H "$NETNS/hosts" --ssh "$SSH" --bind "$MASTER:0" --env MY_VAR -- sh -c \
+		'while read -r n; do echo "$n [$MY_VAR]"; done' < tasks
+	assert_success
+	run python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert sorted(r["id"] for r in recs) == list(range(1, 9)), "ids"
+for r in recs:
+    assert r["status"] == "ok" and r["result"].rstrip("\n") == "%d [a b]" % r["id"], r
+print("ok")' <(echo "$output")
+	assert_success
+}
+
 @test "netns: the run's secret never crosses the network in the clear" {
 	# A remote fiberrun that keeps the environment it is handed (over ssh,
 	# encrypted) so that the test knows the secret, then runs the real one.
