@@ -213,7 +213,26 @@ SH
 	run bash -c "printf '5\n\004' | script -qec 'fiberrun --pool --protocol lines --lines -n 1 -- cat' /dev/null"
 	[[ $output == *"fiberrun: note: reading tasks from the terminal, one per line; end with Ctrl-D"* ]]
 	[[ $output == *'"id":1,"status":"ok","result":"5"'* ]]
-	grep -q 'signal(SIGTTIN, SIG_IGN)' "$TOP/cmd/fiberrun.c"
+	# Started in a background process group of the terminal, a plain
+	# reader is stopped (SIGTTIN); fiberrun fails with one line instead.
+	cat > bg.py <<'PY'
+import os, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], process_group=0, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+_, st = os.waitpid(p.pid, os.WUNTRACED)
+if os.WIFSTOPPED(st):
+    print("stopped by signal", os.WSTOPSIG(st))
+    os.kill(p.pid, 9)
+    os.waitpid(p.pid, 0)
+else:
+    print("exited", os.waitstatus_to_exitcode(st))
+    print(p.stderr.read().decode().strip())
+PY
+	run script -qec "python3 bg.py cat" /dev/null < /dev/null
+	[[ $output == *"stopped by signal $(kill -l TTIN)"* ]] ||
+		fail "a background reader of the terminal was not stopped: $output"
+	run script -qec "python3 bg.py fiberrun --pool --protocol lines --lines -n 1 -- cat" /dev/null < /dev/null
+	[[ $output == *"exited 1"* ]] || fail "fiberrun in the background: $output"
+	[[ $output == *"fiberrun: error: cannot read '<stdin>': Input/output error"* ]]
 }
 
 @test "--pool: a worker that exits at once: one warning per worker and one when it is given up" {
