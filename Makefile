@@ -137,18 +137,23 @@ CUPTI_INCDIR := $(call first_dir,cupti.h,$(addsuffix /include,$(CUDA_TOOLKIT_DIR
 	$(addsuffix /extras/CUPTI/include,$(CUDA_TOOLKIT_DIRS)))
 CUPTI_LIB := $(call first_file,libcupti.so,$(addsuffix /lib64,$(CUDA_TOOLKIT_DIRS)) \
 	$(addsuffix /lib,$(CUDA_TOOLKIT_DIRS)) $(addsuffix /extras/CUPTI/lib64,$(CUDA_TOOLKIT_DIRS)))
+# cupti.h reaches crt/host_defines.h: in the toolkit beside the runtime's
+# headers, in the wheels among nvcc's.
+CUDA_CRT_INCDIR := $(call first_dir,crt/host_defines.h,$(CUDA_INCDIR))
 ifeq ($(and $(CUDA_INCDIR),$(CUPTI_INCDIR),$(CUPTI_LIB)),)
-PIP_CUDA_PACKAGES := nvidia-cuda-cupti-cu12 nvidia-cuda-runtime-cu12
+PIP_CUDA_PACKAGES := nvidia-cuda-cupti-cu12 nvidia-cuda-runtime-cu12 nvidia-cuda-nvcc-cu12
 CUDA_INCDIR := $(call first_dir,cuda_runtime_api.h,$(addsuffix /cuda_runtime/include,$(PY_NVIDIA)))
 CUPTI_INCDIR := $(call first_dir,cupti.h,$(addsuffix /cuda_cupti/include,$(PY_NVIDIA)))
+CUDA_CRT_INCDIR := $(call first_dir,crt/host_defines.h,$(addsuffix /cuda_nvcc/include,$(PY_NVIDIA)))
 # The wheel has only the versioned name (libcupti.so.12): link that file.
 CUPTI_LIB := $(call first_file,libcupti.so.*,$(addsuffix /cuda_cupti/lib,$(PY_NVIDIA)))
 endif
 CUPTI_LIBDIR := $(patsubst %/,%,$(dir $(CUPTI_LIB)))
 # For a program that uses CUPTI: the headers, then the library with its path.
-CUPTI_CFLAGS = -I$(CUPTI_INCDIR) -I$(CUDA_INCDIR)
+CUPTI_CFLAGS = -I$(CUPTI_INCDIR) -I$(CUDA_INCDIR) \
+	$(if $(filter-out $(CUDA_INCDIR),$(CUDA_CRT_INCDIR)),-I$(CUDA_CRT_INCDIR))
 CUPTI_LIBS = -L$(CUPTI_LIBDIR) -l:$(notdir $(CUPTI_LIB)) -Wl,-rpath,$(CUPTI_LIBDIR)
-HAVE_CUPTI := $(if $(and $(CUDA_INCDIR),$(CUPTI_INCDIR),$(CUPTI_LIB)),1)
+HAVE_CUPTI := $(if $(and $(CUDA_INCDIR),$(CUPTI_INCDIR),$(CUDA_CRT_INCDIR),$(CUPTI_LIB)),1)
 
 # Filled in by lib/<area>/module.mk and cmd/<prog>.mk.
 LIB_SRCS :=

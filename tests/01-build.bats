@@ -100,15 +100,16 @@ SCRIPT
 	fi
 	assert_line --regexp '^  CUPTI .*/nvidia/cuda_cupti/lib/libcupti\.so\.[0-9]+$'
 	run python3 "$TOP/tests/workloads/trace-check.py" rows t.csv op
-	assert_output "busy|||1|
-sleep|||1|
-step|||0|
+	# In time order: each step before the ranges it holds.
+	assert_output "step|||0|
 busy|||1|
 sleep|||1|
 step|||0|
 busy|||1|
 sleep|||1|
-step|||0|"
+step|||0|
+busy|||1|
+sleep|||1|"
 }
 
 @test "make: as many jobs as CPUs unless -j is given; the fuzzers are left to their test" {

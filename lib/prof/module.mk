@@ -22,10 +22,10 @@ endif
 
 # The same library is the CUDA injection library (CUDA_INJECTION64_PATH,
 # lib/prof/inject/cupti.c) when the CUPTI and CUDA headers are found: from
-# the toolkit, else from pip's nvidia-cuda-cupti-cu12 and
-# nvidia-cuda-runtime-cu12 (make deps).  libcupti itself is opened at run
+# the toolkit, else from pip's nvidia-cuda-cupti-cu12, nvidia-cuda-runtime-cu12
+# and nvidia-cuda-nvcc-cu12 (make deps).  libcupti itself is opened at run
 # time, so the library builds from the headers alone.
-PROF_CUPTI_INJECT := $(if $(and $(CUPTI_INCDIR),$(CUDA_INCDIR)),1)
+PROF_CUPTI_INJECT := $(if $(and $(CUPTI_INCDIR),$(CUDA_INCDIR),$(CUDA_CRT_INCDIR)),1)
 PROF_INJECT := $(O)/lib/rlkit/librlprof-inject.so
 # Without the NVTX headers the library still serves the Python module.
 PROF_INJECT_SRCS := lib/prof/recorder.c lib/prof/rlprof.c lib/prof/trace.c \
