@@ -215,7 +215,8 @@ int prof_report_build_procs(struct prof_report *rep, const struct prof_breakdown
 				goto out;
 			}
 		}
-		qsort(rep->groups + first, rep->ngroups - first, sizeof(*rep->groups), group_cmp);
+		if (rep->ngroups > first)
+			qsort(rep->groups + first, rep->ngroups - first, sizeof(*rep->groups), group_cmp);
 	}
 	ret = 0;
 out:

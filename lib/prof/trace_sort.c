@@ -82,7 +82,8 @@ int prof_trace_sort_new(struct prof_trace_sort **out, size_t chunk_bytes)
 
 static void sort_chunk(struct prof_trace_sort *s)
 {
-	qsort_r(s->idx, s->n, sizeof(*s->idx), idx_cmp, s->buf.data);
+	if (s->n)	/* no rows: idx is still NULL, which qsort_r may not get */
+		qsort_r(s->idx, s->n, sizeof(*s->idx), idx_cmp, s->buf.data);
 }
 
 /* Sort the chunk and write it to a temporary file as a run. */
