@@ -19,8 +19,14 @@
 #ifndef CORE_SYS_H
 #define CORE_SYS_H
 
+#include <stddef.h>
+
 int core_sys_exe(char **path);
 int core_sys_exe_relative(const char *rel, char **path);
 int core_sys_cpus(void);
+
+/* Writes all n bytes of p to fd, again after EINTR and short writes:
+ * 0, or -errno. */
+int core_sys_write_all(int fd, const void *p, size_t n);
 
 #endif

@@ -13,6 +13,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/spawn.h"
+#include "core/sys.h"
 #include "fiber/proc.h"
 
 void fiber_each_argv_free(char **v)
@@ -145,31 +146,16 @@ char **fiber_each_argv(char *const *argv, const char *task, size_t len, int line
 	return out;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int answer(int fd, const char *kind, const char *id, const char *p, size_t n)
 {
 	char head[96];
 	int hl = snprintf(head, sizeof(head), "%s %s %zu\n", kind, id, n), ret;
 
-	ret = write_all(fd, head, (size_t)hl);
+	ret = core_sys_write_all(fd, head, (size_t)hl);
 	if (ret == 0)
-		ret = write_all(fd, p, n);
+		ret = core_sys_write_all(fd, p, n);
 	if (ret == 0)
-		ret = write_all(fd, "\n", 1);
+		ret = core_sys_write_all(fd, "\n", 1);
 	return ret;
 }
 
@@ -250,7 +236,7 @@ out:
 int fiber_each_run(const struct fiber_each_opts *o, struct core_error *err)
 {
 	struct core_buf in = CORE_BUF_INIT;
-	int ret = write_all(o->res_fd, "ready\n", 6), eof = 0;
+	int ret = core_sys_write_all(o->res_fd, "ready\n", 6), eof = 0;
 
 	if (ret < 0)
 		return core_error_errno(err, -ret, "writing to the result descriptor");

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/sys.h"
 #include "fiber/envpass.h"
 #include "fiber/hmac.h"
 #include "fiber/net.h"
@@ -32,21 +33,6 @@ struct rank {
 	struct stream s[2];
 	int done, status;
 };
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
 
 /* Write the whole lines of s (all of it at end of file) with the prefix. */
 static void stream_flush(struct stream *s, long rank, int tag, int eof)
@@ -71,7 +57,7 @@ static void stream_flush(struct stream *s, long rank, int tag, int eof)
 		core_buf_append(&line, start, len);
 		if (!nl)
 			core_buf_append(&line, "\n", 1);
-		write_all(s->to, line.data, core_buf_pending(&line));
+		core_sys_write_all(s->to, line.data, core_buf_pending(&line));
 		core_buf_release(&line);
 		core_buf_consume(&s->buf, len);
 	}
