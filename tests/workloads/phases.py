@@ -37,7 +37,7 @@ def numpy_phase():
     a = np.random.rand(300, 300)
     c = np.random.rand(300, 300)
     with rlprof.operation("numpy"):
-        for _ in range(40 * ROUNDS):
+        for _ in range(120 * ROUNDS):
             d = a @ c
             d = np.dot(d, c)
             d = np.add(d, a)
@@ -47,7 +47,7 @@ def numpy_phase():
 def pyloop_phase():
     with rlprof.operation("pyloop"):
         x = 0
-        for i in range(1500000 * ROUNDS):
+        for i in range(4000000 * ROUNDS):
             x += i % 7
     return x
 
