@@ -185,9 +185,10 @@ UNIT_OBJ := $(O)/obj/tests/unit/test.o
 
 # libFuzzer targets: tests/fuzz/<area>-<name>.c links lib/core and lib/<area>,
 # built with clang (always with ASan and UBSan); tests/02-fuzz.bats runs them.
+# The emulator's bus stays calls there (ATARI_BUS_CALLS, lib/atari/machine.c).
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -pthread -Ilib $(JANSSON_CFLAGS) \
-	-fsanitize=address,undefined -fno-sanitize-recover=all
+	-fsanitize=address,undefined -fno-sanitize-recover=all -DATARI_BUS_CALLS
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(wildcard tests/fuzz/*.c))
 fuzz_area = $(firstword $(subst -, ,$(1)))
 fuzz_objs = $(patsubst %.c,$(O)/fuzz-obj/%.o,$(filter lib/core/% lib/$(call fuzz_area,$(1))/%,$(LIB_SRCS)))

@@ -5,10 +5,16 @@
 /*
  * Bus accesses are inlined into the CPU core on the host; on a GPU they
  * stay calls, which keeps the device code (and its compile time) small.
+ * ATARI_BUS_CALLS keeps them calls on the host too: the fuzzing build
+ * defines it, as clang's coverage and sanitizer passes over the inlined
+ * core take many minutes.
  */
 #ifdef __CUDA_ARCH__
 #define BUS_INLINE __noinline__
 #define NOINLINE __noinline__
+#elif defined(ATARI_BUS_CALLS)
+#define BUS_INLINE __attribute__((noinline))
+#define NOINLINE
 #else
 #define BUS_INLINE inline __attribute__((always_inline))
 #define NOINLINE
