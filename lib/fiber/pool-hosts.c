@@ -216,8 +216,9 @@ void pool_hosts_reload(struct pool *p, const char *why)
 					}
 		}
 	}
-	pool_note(p, "hosts file re-read (%s): %zu hosts, %ld workers%s%s%s%s", why, h.n, n,
-		  joined[0] ? "; joining: " : "", joined, left[0] ? "; leaving: " : "", left);
+	pool_note(p, "hosts file re-read (%s): %zu host%s, %ld worker%s%s%s%s%s", why, h.n,
+		  h.n == 1 ? "" : "s", n, n == 1 ? "" : "s", joined[0] ? "; joining: " : "", joined,
+		  left[0] ? "; leaving: " : "", left);
 	p->want = n;
 	snprintf(p->size, sizeof(p->size), "%ld", n);
 	fiber_hosts_release(&b->hosts);
