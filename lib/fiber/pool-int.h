@@ -204,7 +204,7 @@ void pool_hosts_reload(struct pool *p, const char *why);
  * stops (pool_leaving_stop).  It is not replaced.
  */
 void pool_worker_retire(struct pool *p, struct worker *w);
-/* Leaving workers whose tasks are done are told to STOP. */
+/* Ready workers leaving whose tasks are all answered are told to STOP. */
 void pool_leaving_stop(struct pool *p);
 
 /*

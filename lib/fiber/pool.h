@@ -32,7 +32,7 @@
  *
  * Elastic hosts (hosts_file set): SIGHUP re-reads the hosts file instead
  * of stopping the run, and so does a change of the file once it has been
- * left alone for HOSTS_CHECK_NS (a rename over it is seen at once).  The
+ * left alone for HOSTS_CHECK_NS (a file renamed over it: at the next look).  The
  * workers wanted on each host are placed again by fiber_hosts_place over
  * the new list (workers_auto: as many as its slots); a host with more
  * gets new workers, a host with fewer (or removed) has its newest workers
