@@ -111,6 +111,7 @@ static const struct core_cli cli = {
 
 struct args {
 	long workers, retries, prefetch, max_line, order_buffer;
+	int workers_given;
 	double timeout, start_timeout;
 	int proto_lines, proto_set, bad_input;
 	const char *backend, *hosts, *ssh, *remote, *joblog, *bind, *master;
@@ -258,6 +259,11 @@ static void warn_cb(void *ctx, const char *msg)
 	core_msg_warning("%s", msg);
 }
 
+static void note_cb(void *ctx, const char *msg)
+{
+	core_msg_note("%s", msg);
+}
+
 static int run_worker(const struct args *a, char **argv)
 {
 	struct core_error err = CORE_ERROR_INIT;
@@ -390,6 +396,12 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 	o.out = stdout;
 	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
 	o.warn = a->quiet ? NULL : warn_cb;
+	o.note = a->quiet ? NULL : note_cb;
+	/* Elastic hosts: SIGHUP or a change of the file adds and removes workers. */
+	if (b->hosts.n > 0) {
+		o.hosts_file = a->hosts;
+		o.workers_auto = !a->workers_given;
+	}
 	o.proto2 = !a->proto_lines;
 	o.start_timeout_s = a->start_timeout;
 	o.on_bad_input = a->bad_input;
@@ -494,6 +506,7 @@ int main(int argc, char **argv)
 		    fiber_workdir_enter(NULL, &err) < 0)
 			core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	}
+	a.workers_given = a.workers > 0;
 	if (!a.workers) {
 		a.workers = b.hosts.n ? fiber_hosts_slots(&b.hosts) : core_sys_cpus();
 	}

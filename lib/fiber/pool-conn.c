@@ -52,8 +52,8 @@ void pool_conn_handshake(struct pool *p, struct conn *c)
 	while (c->stage < 2 && (ret = fiber_frame_next(&c->in, FIBER_AUTH_FRAME_MAX, &f)) > 0) {
 		if (c->stage == 0 && f.type == FIBER_HELLO && f.len == FIBER_NONCE_LEN) {
 			c->token = f.seq;
-			for (i = 0; i < p->o->workers; i++)
-				if (p->w[i].token == c->token && p->w[i].state == W_STARTING && !p->w[i].c) {
+			for (i = 0; i < p->nw; i++)
+				if (p->w[i]->token == c->token && p->w[i]->state == W_STARTING && !p->w[i]->c) {
 					/* A worker of ours, most likely: the whole handshake may take its time. */
 					c->vouched = 1;
 					c->deadline = core_clock_mono_ns() + AUTH_TIMEOUT_NS;
@@ -72,9 +72,9 @@ void pool_conn_handshake(struct pool *p, struct conn *c)
 			struct worker *w = NULL;
 			size_t hl = f.len - FIBER_SHA256_LEN, k;
 
-			for (i = 0; i < p->o->workers; i++)
-				if (p->w[i].token == c->token)
-					w = &p->w[i];
+			for (i = 0; i < p->nw; i++)
+				if (p->w[i]->token == c->token)
+					w = p->w[i];
 			if (w && w->state == W_GONE) {
 				/* A worker stopped while it was connecting: the run is ending. */
 				pool_conn_close(p, c);
@@ -191,7 +191,7 @@ void pool_accept_conns(struct pool *p)
 
 		if (fd < 0)
 			return;
-		if (p->stopping || (p->npending >= 2 * p->o->workers + 64 && !pool_make_room(p)) ||
+		if (p->stopping || (p->npending >= 2 * p->nw + 64 && !pool_make_room(p)) ||
 		    !(c = calloc(1, sizeof(*c)))) {
 			close(fd);
 			continue;

@@ -167,7 +167,7 @@ int pool_read_input(struct pool *p)
 
 int pool_want_input(const struct pool *p)
 {
-	size_t limit = (size_t)(p->o->workers * p->o->prefetch * 4);
+	size_t limit = (size_t)(p->want * p->o->prefetch * 4);
 
 	if (limit < 65536)
 		limit = 65536;

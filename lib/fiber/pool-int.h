@@ -5,6 +5,7 @@
  *   pool-output.c  how a task ends: records, joblog, output (-k spill)
  *   pool-conn.c    connections: admission, handshake, buffers
  *   pool-worker.c  workers: start, frames, dispatch, loss, stop
+ *   pool-hosts.c   elastic hosts: the hosts file re-read, workers join and leave
  */
 #ifndef FIBER_POOL_INT_H
 #define FIBER_POOL_INT_H
@@ -88,11 +89,12 @@ struct worker {
 	uint64_t token;
 	struct fiber_proc proc;
 	struct conn *c;
-	const char *slot_host;		/* from the hosts file, or NULL */
+	char *slot_host;		/* from the hosts file (owned), or NULL */
 	char host[256];
 	struct core_ring fifo;		/* tasks sent, oldest first */
 	int64_t head_start_ns, since_ns, retry_ns;	/* head_start_ns 0: not started */
 	int ready;		/* the command said it is ready (READY) */
+	int leaving;		/* its host left the hosts file: no new tasks, then STOP */
 	int fails;
 	char exit_kind;
 	int exit_status;
@@ -109,7 +111,11 @@ struct pool {
 	int ep, lfd, sfd;
 	struct ev ev_listen, ev_input, ev_signal;
 	char addr[320], secret[FIBER_SECRET_HEX_LEN + 1], size[32];
-	struct worker *w;
+	struct worker **w;	/* every worker ever made, by number; never moved */
+	long nw;
+	size_t w_cap;
+	long leaving_ready;	/* ready workers leaving, not yet told to STOP */
+	long want;		/* workers wanted now: -n, or the hosts file's slots */
 	long live_slots;
 	struct conn *pending;
 	long npending;
@@ -135,10 +141,15 @@ struct pool {
 	int64_t stop_ns;
 	int64_t hb_bound_ns;	/* --heartbeat; 0: none */
 	int64_t tick_ns;	/* the last pool_tick */
+	/* elastic hosts (pool-hosts.c) */
+	int reload;		/* SIGHUP: re-read the hosts file */
+	int64_t hosts_check_ns;	/* next look at the file's status */
+	struct stat hosts_st, hosts_seen;	/* loaded; last seen (a change must settle) */
 };
 
 /* pool.c: one-line warnings; a fatal error stops everything, keeping the first message. */
 void pool_warn(struct pool *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pool_note(struct pool *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int pool_fail(struct pool *p, int code);
 
 /* pool-input.c: lines become tasks (or "invalid" records, or resumed records). */
@@ -175,6 +186,26 @@ void pool_dispatch(struct pool *p, struct worker *w, long upto, size_t keep);
 void pool_reap(struct pool *p);
 void pool_stop_workers(struct pool *p);
 int pool_all_gone(const struct pool *p);
+/* A new worker (state W_IDLE, started by pool_tick) on `host` (may be NULL). */
+struct worker *pool_worker_add(struct pool *p, const char *host);
+
+/*
+ * pool-hosts.c: with o->hosts_file, SIGHUP (p->reload) or a change of the
+ * file that has settled re-reads it; hosts (or slots) added get new
+ * workers, the workers of hosts removed leave (pool_worker_retire).
+ */
+#define HOSTS_CHECK_NS 500000000LL
+void pool_hosts_watch(struct pool *p, int64_t now);
+void pool_hosts_reload(struct pool *p, const char *why);
+/*
+ * A worker whose host was removed: one not yet ready (or starting, or
+ * waiting to start) gives its tasks back without an attempt counted and
+ * stops; a ready one gets no new task, finishes those it holds, then
+ * stops (pool_leaving_stop).  It is not replaced.
+ */
+void pool_worker_retire(struct pool *p, struct worker *w);
+/* Ready workers leaving whose tasks are all answered are told to STOP. */
+void pool_leaving_stop(struct pool *p);
 
 /*
  * The prefetch window (pool-window.c): with prefetch_max, tasks sent ahead

@@ -19,6 +19,26 @@ void pool_kid_del(struct pool *p, pid_t pid)
 		}
 }
 
+struct worker *pool_worker_add(struct pool *p, const char *host)
+{
+	long cap = p->o->prefetch_max > p->o->prefetch ? p->o->prefetch_max : p->o->prefetch;
+	struct worker *w;
+
+	if (CORE_GROW(p->w, p->w_cap, (size_t)p->nw + 1) < 0 || !(w = calloc(1, sizeof(*w))))
+		return NULL;
+	if (core_ring_reserve(&w->fifo, (size_t)cap) < 0 || (host && !(w->slot_host = strdup(host)))) {
+		core_ring_release(&w->fifo);
+		free(w);
+		return NULL;
+	}
+	w->index = p->nw;
+	w->state = W_IDLE;
+	w->proc = (struct fiber_proc)FIBER_PROC_INIT;
+	p->w[p->nw++] = w;
+	p->live_slots++;
+	return w;
+}
+
 int pool_start_worker(struct pool *p, struct worker *w)
 {
 	char token[32], *env[8] = { NULL }, maxline[32], hb[32];
@@ -136,6 +156,11 @@ void pool_worker_lost(struct pool *p, struct worker *w, const char *why, int tim
 		return;
 	}
 	if (was == W_STOPPING || p->stopping || p->draining) {
+		if (w->leaving && !p->stopping && !p->draining) {
+			p->st->workers_left++;
+			pool_note(p, "worker %ld on %s left (its host was removed from '%s')",
+				  w->index, w->slot_host, p->o->hosts_file);
+		}
 		w->state = W_GONE;
 		return;
 	}
@@ -146,6 +171,14 @@ void pool_worker_lost(struct pool *p, struct worker *w, const char *why, int tim
 	if (w->fails == 0 || strcmp(w->last_why, why) != 0)
 		pool_warn(p, "worker %ld%s%s lost: %s", w->index, host ? " on " : "", host ? host : "", why);
 	snprintf(w->last_why, sizeof(w->last_why), "%s", why);
+	if (w->leaving) {
+		/* Its host was removed: not replaced (counted out of live_slots then). */
+		if (was == W_READY)
+			p->leaving_ready--;
+		w->state = W_GONE;
+		p->st->workers_left++;
+		return;
+	}
 	if (!timed_out)
 		w->fails++;
 	if (w->fails >= SLOT_MAX_FAILS) {
@@ -231,7 +264,7 @@ void pool_dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 	struct conn *c = w->c;
 	int sent = 0;
 
-	while (w->state == W_READY && (long)core_ring_count(&w->fifo) < upto &&
+	while (w->state == W_READY && !w->leaving && (long)core_ring_count(&w->fifo) < upto &&
 	       core_ring_count(&p->q.ready) > keep) {
 		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
 
@@ -259,8 +292,8 @@ void pool_reap(struct pool *p)
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 		pool_kid_del(p, pid);
-		for (i = 0; i < p->o->workers; i++) {
-			struct worker *w = &p->w[i];
+		for (i = 0; i < p->nw; i++) {
+			struct worker *w = p->w[i];
 			char why[160];
 
 			if (w->proc.pid != pid)
@@ -292,8 +325,8 @@ void pool_stop_workers(struct pool *p)
 {
 	long i;
 
-	for (i = 0; i < p->o->workers; i++) {
-		struct worker *w = &p->w[i];
+	for (i = 0; i < p->nw; i++) {
+		struct worker *w = p->w[i];
 
 		if (p->stopping && (w->state == W_READY || w->state == W_STOPPING ||
 				    w->state == W_STARTING)) {
@@ -323,8 +356,8 @@ int pool_all_gone(const struct pool *p)
 {
 	long i;
 
-	for (i = 0; i < p->o->workers; i++)
-		if (p->w[i].state != W_GONE)
+	for (i = 0; i < p->nw; i++)
+		if (p->w[i]->state != W_GONE)
 			return 0;
 	return 1;
 }

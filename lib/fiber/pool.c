@@ -13,6 +13,19 @@ void pool_warn(struct pool *p, const char *fmt, ...)
 	p->o->warn(p->o->warn_ctx, buf);
 }
 
+void pool_note(struct pool *p, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!p->o->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	p->o->note(p->o->warn_ctx, buf);
+}
+
 /* A fatal error: keep the first message, stop everything. */
 int pool_fail(struct pool *p, int code)
 {
@@ -29,6 +42,8 @@ static void pool_on_signal(struct pool *p)
 	while (read(p->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
 			pool_reap(p);
+		} else if (si.ssi_signo == SIGHUP && p->o->hosts_file) {
+			p->reload = 1;	/* elastic hosts: re-read, do not stop */
 		} else if (!p->stopping) {
 			p->st->signal = (int)si.ssi_signo;
 			p->stopping = 1;
@@ -50,8 +65,8 @@ static void pool_heartbeats(struct pool *p, int64_t now)
 	p->tick_ns = now;
 	if (!p->hb_bound_ns)
 		return;
-	for (i = 0; i < p->o->workers; i++) {
-		struct worker *w = &p->w[i];
+	for (i = 0; i < p->nw; i++) {
+		struct worker *w = p->w[i];
 		char why[128];
 
 		if ((w->state != W_READY && w->state != W_STOPPING) || !w->c)
@@ -95,8 +110,9 @@ static void pool_tick(struct pool *p)
 		}
 	}
 	pool_heartbeats(p, now);
-	for (i = 0; i < p->o->workers; i++) {
-		struct worker *w = &p->w[i];
+	pool_hosts_watch(p, now);
+	for (i = 0; i < p->nw; i++) {
+		struct worker *w = p->w[i];
 
 		if (((w->state == W_STARTING && p->o->backend->ops != &fiber_backend_sbatch) ||
 		     (w->state == W_READY && !w->ready)) && now - w->since_ns > start_ns) {
@@ -149,7 +165,8 @@ static int pool_setup(struct pool *p)
 	ret = fiber_secret_new(p->secret);
 	if (ret < 0)
 		return core_error_errno(p->err, -ret, "cannot make a secret");
-	snprintf(p->size, sizeof(p->size), "%ld", o->workers);
+	p->want = o->workers;
+	snprintf(p->size, sizeof(p->size), "%ld", p->want);
 	p->lfd = fiber_net_listen(o->bind ? o->bind : "127.0.0.1:0", &lport, p->err);
 	if (p->lfd < 0)
 		return p->lfd;
@@ -171,6 +188,12 @@ static int pool_setup(struct pool *p)
 	p->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (p->ep < 0)
 		return core_error_errno(p->err, errno, "epoll");
+	if (o->hosts_file) {
+		/* SIGHUP re-reads the hosts file: under nohup too. */
+		signal(SIGHUP, SIG_DFL);
+		if (stat(o->hosts_file, &p->hosts_st) == 0)
+			p->hosts_seen = p->hosts_st;
+	}
 	p->sfd = fiber_proc_signalfd();
 	if (p->sfd < 0)
 		return core_error_errno(p->err, -p->sfd, "signalfd");
@@ -198,31 +221,24 @@ static int pool_setup(struct pool *p)
 		if (ret < 0)
 			return ret;
 	}
-	p->w = calloc((size_t)o->workers, sizeof(*p->w));
-	if (!p->w)
-		return core_error_set(p->err, -ENOMEM, "out of memory");
 	for (i = 0; i < o->workers; i++) {
-		struct worker *w = &p->w[i];
+		const char *name = NULL;
 
-		w->index = i;
-		w->proc = (struct fiber_proc)FIBER_PROC_INIT;
-		if (core_ring_reserve(&w->fifo, (size_t)(o->prefetch_max > o->prefetch ?
-							 o->prefetch_max : o->prefetch)) < 0)
-			return core_error_set(p->err, -ENOMEM, "out of memory");
 		if (o->backend->hosts.n > 0) {
 			size_t h;
 			long lr, ls;
 
 			fiber_hosts_place(&o->backend->hosts, i, o->workers, &h, &lr, &ls);
-			w->slot_host = o->backend->hosts.v[h].name;
+			name = o->backend->hosts.v[h].name;
 		}
+		if (!pool_worker_add(p, name))
+			return core_error_set(p->err, -ENOMEM, "out of memory");
 	}
-	p->live_slots = o->workers;
 	if (o->heartbeat_s >= 0)
 		p->hb_bound_ns = (int64_t)((o->heartbeat_s > 0 ? o->heartbeat_s :
 					    FIBER_HEARTBEAT_DEFAULT_S) * 1e9);
 	/* The first start is tried here, so that a backend error is reported at once. */
-	ret = pool_start_worker(p, &p->w[0]);
+	ret = pool_start_worker(p, p->w[0]);
 	if (ret < 0)
 		return ret;
 	p->backlog = 1;		/* the loop starts the others, a few per turn */
@@ -257,10 +273,12 @@ static void pool_teardown(struct pool *p)
 		}
 		core_clock_sleep_ns(5000000);
 	}
-	for (i = 0; p->w && i < p->o->workers; i++) {
-		pool_stop_proc(p, &p->w[i], SIGKILL);
-		fiber_proc_release(&p->w[i].proc);
-		core_ring_release(&p->w[i].fifo);
+	for (i = 0; i < p->nw; i++) {
+		pool_stop_proc(p, p->w[i], SIGKILL);
+		fiber_proc_release(&p->w[i]->proc);
+		core_ring_release(&p->w[i]->fifo);
+		free(p->w[i]->slot_host);
+		free(p->w[i]);
 	}
 	while (p->pending)
 		pool_conn_close(p, p->pending);
@@ -311,15 +329,15 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 		 * keeping back one for each worker still starting, so that the
 		 * first workers up do not take the work of the others.
 		 */
-		for (k = 0, starting = 0; k < o->workers; k++)
-			starting += p.w[k].state == W_STARTING || p.w[k].state == W_IDLE;
-		for (k = 0; k < o->workers && !p.stopping; k++)
-			if (p.w[k].state == W_READY)
-				pool_dispatch(&p, &p.w[k], 1, 0);
-		for (k = 0; k < o->workers && !p.stopping; k++)
-			if (p.w[k].state == W_READY)
-				pool_dispatch(&p, &p.w[k], pool_window(&p), (size_t)starting);
+		for (k = 0, starting = 0; k < p.nw; k++)
+			starting += (p.w[k]->state == W_STARTING || p.w[k]->state == W_IDLE) &&
+				    !p.w[k]->leaving;
+		for (k = 0; k < p.nw && !p.stopping; k++)
+			pool_dispatch(&p, p.w[k], 1, 0);
+		for (k = 0; k < p.nw && !p.stopping; k++)
+			pool_dispatch(&p, p.w[k], pool_window(&p), (size_t)starting);
 		pool_emit(&p);
+		pool_leaving_stop(&p);
 		if (p.stopping)
 			break;
 		if (p.in_eof && p.q.base == p.q.next && !p.draining) {

@@ -29,6 +29,16 @@
  * The pool owns the process's SIGCHLD, SIGINT, SIGTERM and SIGHUP while it
  * runs (blocked, read through a signalfd).  SIGINT, SIGTERM and SIGHUP stop
  * it cleanly: no new tasks, workers stopped, finished records written.
+ *
+ * Elastic hosts (hosts_file set): SIGHUP re-reads the hosts file instead
+ * of stopping the run, and so does a change of the file once it has been
+ * left alone for HOSTS_CHECK_NS (a file renamed over it: at the next look).  The
+ * workers wanted on each host are placed again by fiber_hosts_place over
+ * the new list (workers_auto: as many as its slots); a host with more
+ * gets new workers, a host with fewer (or removed) has its newest workers
+ * leave: they take no new task, finish those they hold (at most their
+ * prefetch window; none runs twice), and stop.  A file that cannot be
+ * read or lists no host is warned about and the hosts stay as they are.
  */
 #ifndef FIBER_POOL_H
 #define FIBER_POOL_H
@@ -67,6 +77,8 @@ struct fiber_pool_opts {
 	const char *advertise;	/* HOST:PORT the workers connect to; NULL: the bound address */
 	double heartbeat_s;	/* a connected worker silent this long is lost; 0: 30 s, < 0: never */
 	int resume_failed;	/* with resume: run again tasks whose record is not "ok" */
+	const char *hosts_file;	/* elastic: the file backend->hosts came from; NULL: fixed hosts */
+	int workers_auto;	/* with hosts_file: workers follow the file's slots (no -n) */
 	/*
 	 * Called once per turn of the event loop (about every 100 ms at
 	 * least), with the counts so far and whether the input has ended
@@ -76,6 +88,8 @@ struct fiber_pool_opts {
 	void *progress_ctx;
 	/* Called with one-line warnings (a worker lost...); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
+	/* Called with one-line notes (the hosts file re-read), with warn_ctx; may be NULL. */
+	void (*note)(void *ctx, const char *msg);
 	void *warn_ctx;
 };
 
@@ -85,6 +99,7 @@ struct fiber_pool_stats {
 	long workers_started, workers_lost, rejected;
 	long workers_missing;	/* lost: fiberrun would not start on their host (127) */
 	long abandoned;		/* failed with "no workers left" */
+	long reloads, workers_joined, workers_left;	/* elastic hosts */
 	int signal;		/* the signal that stopped the run, or 0 */
 	int fatal_status;	/* 126/127: the worker command cannot run */
 };
