@@ -6,7 +6,12 @@ PPO or DQN on CartPole, with its parts annotated as rlprof operations.
 Operations: "rollout" (collect_rollouts, or DQN's collect_rollouts),
 "inference" (policy.predict and the policy's forward during rollouts),
 "env_step" (the vectorized env's step), "train" (the gradient updates).
-Prints "learn_s SECONDS" (wall time of model.learn) on standard output.
+Prints "learn_s SECONDS" (wall time of model.learn) and "learn_cpu_s
+SECONDS" (the CPU time of the process's threads during it) on standard
+output.
+Each operation's wrapper is a function named rlprof_op_<operation>, so
+that a sampling profiler's stacks (py-spy) tell the innermost operation
+of each sample as rlprof-record does.
 """
 import sys
 import time
@@ -25,6 +30,8 @@ def wrap(obj, name, op):
     def wrapper(*a, **k):
         with rlprof.operation(op):
             return fn(*a, **k)
+    code = "rlprof_op_" + op
+    wrapper.__code__ = wrapper.__code__.replace(co_name=code, co_qualname=code)
     setattr(obj, name, wrapper)
 
 
@@ -41,9 +48,10 @@ def main():
     wrap(model.policy, "forward", "inference")
     if algo == "dqn":
         wrap(model, "predict", "inference")
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=steps)
     print("learn_s %.3f" % (time.perf_counter() - t))
+    print("learn_cpu_s %.3f" % (time.process_time() - c))
 
 
 main()

@@ -227,6 +227,8 @@ static const struct core_col vcols[] = {
 	  .title = "overhead" },
 	{ .name = "cpu_error_pct", .type = CORE_COL_FLOAT, .unit = "%", .decimals = 2,
 	  .title = "corrected error" },
+	{ .name = "removed_cpu_ms", .type = CORE_COL_DURATION, .unit = "ms", .decimals = 3,
+	  .title = "removed" },
 };
 
 static int write_validation(FILE *fp, const struct prof_calib_validation *v, enum core_format f)
@@ -244,7 +246,8 @@ static int write_validation(FILE *fp, const struct prof_calib_validation *v, enu
 		      core_table_set_ns(&t, 7, v->instrumented_cpu_ns) |
 		      core_table_set_ns(&t, 8, v->corrected_cpu_ns) |
 		      core_table_set_float(&t, 9, v->cpu_uncorrected_pct) |
-		      core_table_set_float(&t, 10, v->cpu_error_pct);
+		      core_table_set_float(&t, 10, v->cpu_error_pct) |
+		      core_table_set_ns(&t, 11, v->fix.removed_cpu_ns);
 	if (!ret)
 		ret = core_table_write(fp, &t, f);
 	core_table_release(&t);
@@ -267,6 +270,7 @@ static json_t *validation_json(const struct prof_calib_validation *v)
 	json_object_set_new(o, "corrected_cpu_ns", json_integer(v->corrected_cpu_ns));
 	json_object_set_new(o, "cpu_overhead_pct", json_real(v->cpu_uncorrected_pct));
 	json_object_set_new(o, "cpu_error_pct", json_real(v->cpu_error_pct));
+	json_object_set_new(o, "removed_cpu_ns", json_integer(v->fix.removed_cpu_ns));
 	return o;
 }
 

@@ -51,6 +51,20 @@ workload_pid() {
 	cpu_check t.csv expect pipe wait 0.9
 }
 
+@test "--cpu-sample: the interpreter's code counts as numpy's when numpy calls it, as python when Python code runs it" {
+	skip_unless_python numpy
+	OMP_NUM_THREADS=1 run rlprof-record -o t.csv -- \
+		python3 "$TOP/tests/workloads/phases.py" ru.txt npobj npcall
+	assert_success
+	cpu_check t.csv shares
+	# tolist() spends a good part of its time making (small) ints in the
+	# interpreter's code: counted as python, that is about 20% python.
+	cpu_check t.csv expect npobj backend+system 0.85
+	cpu_check t.csv at-most npobj python 0.12
+	# Python code that a numpy ufunc calls back is python.
+	cpu_check t.csv expect npcall python 0.9
+}
+
 @test "--cpu-sample: beside busy processes, runnable time appears and CPU time is the kernel's user+sys within 2%" {
 	skip_unless_python numpy
 	busy 2

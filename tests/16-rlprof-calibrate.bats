@@ -89,6 +89,22 @@ assert ", 2.00 s clamped" in c["text"], c["text"]
 PY
 }
 
+@test "--calibration: the runnable time that the removed CPU time waited for goes with it" {
+	printf '%s\n' "kind,pid,tid,start_ns,end_ns,name,category,domain,device,stream,correlation,value,detail" \
+		"meta,,,,,cpu_sample_us,,,,,,,0" \
+		"cpu,7,7,0,4000,,python,,,,,," "cpu,7,7,4000,10000,,runnable,,,,,," \
+		"process,7,,0,10000,x,,,,,,1,exit 0" > t.csv
+	# 2 cpu rows of the hook x 500 ns = 1000 ns of CPU; the thread waited
+	# 6000 / 4000 ns for each ns on a CPU: 1500 ns of runnable go too.
+	cal 'c["sources"]["python-hook"]["ns_per_event"] = 500' > c.json
+	run rlprof-report -f csv --calibration c.json t.csv
+	assert_success
+	assert_output "$CSV_HEADER
+7,[unannotated],CPU,python,3.000,40.00,,7500,,,,,
+7,[unannotated],none,runnable,4.500,60.00,,7500,,,,,
+all,[corrected],,,2.500,25.00,,,,,,,"
+}
+
 @test "--calibration: negative and unmeasured costs count as 0" {
 	cal 'c["sources"]["annotations"]["ns_per_event"] = -50; c["sources"]["cpu-sampling"]["ns_per_event"] = None' > c.json
 	run rlprof-report -f csv --calibration c.json "$R/trace.csv"
@@ -234,19 +250,20 @@ import json, sys
 v = json.loads(sys.argv[1])
 assert set(v) == {"uninstrumented_ms", "instrumented_ms", "corrected_ms", "removed_ms",
                   "overhead_pct", "error_pct", "uninstrumented_cpu_ms", "instrumented_cpu_ms",
-                  "corrected_cpu_ms", "cpu_overhead_pct", "cpu_error_pct"}, v
+                  "corrected_cpu_ms", "cpu_overhead_pct", "cpu_error_pct", "removed_cpu_ms"}, v
 assert abs(v["instrumented_ms"] - v["removed_ms"] - v["corrected_ms"]) < 0.002, v
-assert abs(v["instrumented_cpu_ms"] - v["removed_ms"] - v["corrected_cpu_ms"]) < 0.002, v
+assert abs(v["instrumented_cpu_ms"] - v["removed_cpu_ms"] - v["corrected_cpu_ms"]) < 0.002, v
+assert 0 < v["removed_cpu_ms"] <= v["removed_ms"], v
 f = json.load(open(sys.argv[2]))["validation"]
 assert set(f) == {"uninstrumented_ns", "instrumented_ns", "corrected_ns", "removed_ns", "clamped_ns",
                   "overhead_pct", "error_pct", "uninstrumented_cpu_ns", "instrumented_cpu_ns",
-                  "corrected_cpu_ns", "cpu_overhead_pct", "cpu_error_pct"}, f
+                  "corrected_cpu_ns", "cpu_overhead_pct", "cpu_error_pct", "removed_cpu_ns"}, f
 assert f["corrected_ns"] == f["instrumented_ns"] - f["removed_ns"], f
 assert f["removed_ns"] > 0
 PY
 	run --separate-stderr rlprof-calibrate -n 1 --validate --force -o cal.json -- "$W" small-ops 100 10
 	assert_success
-	assert_line --index 0 "uninstrumented_ms,instrumented_ms,corrected_ms,removed_ms,overhead_pct,error_pct,uninstrumented_cpu_ms,instrumented_cpu_ms,corrected_cpu_ms,cpu_overhead_pct,cpu_error_pct"
+	assert_line --index 0 "uninstrumented_ms,instrumented_ms,corrected_ms,removed_ms,overhead_pct,error_pct,uninstrumented_cpu_ms,instrumented_cpu_ms,corrected_cpu_ms,cpu_overhead_pct,cpu_error_pct,removed_cpu_ms"
 	[ "${#lines[@]}" -eq 2 ]
 }
 

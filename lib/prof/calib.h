@@ -150,6 +150,7 @@ struct prof_calib_fix {
 	int applied;		/* a calibration was given */
 	int64_t wall_ns;	/* profiled wall time before the correction */
 	int64_t removed_ns;	/* time taken out */
+	int64_t removed_cpu_ns;	/* of it, CPU time (the rest: runnable and wait) */
 	int64_t clamped_ns;	/* cost that found no CPU time to take out */
 	uint64_t events[PROF_CALIB_NSOURCES];
 	const char *calibration;	/* its name, for the report line */
@@ -167,7 +168,10 @@ struct prof_calib_fix {
  * an operation it comes out of the CPU slots in proportion to their time,
  * then, when they hold too little, out of runnable and wait (short
  * segments that the recorder did not measure on a CPU); never more than
- * they hold (the rest is clamped_ns), so no slot goes negative.  The
+ * they hold (the rest is clamped_ns), so no slot goes negative.  CPU time
+ * taken out also takes the operation's runnable time in proportion
+ * (runnable/CPU of the operation): what a busy machine made the thread
+ * wait for the profiler's work.  The
  * phase slots and the process's wall time shrink by the same amount.
  * GPU time stays.  Returns 0 or -ENOMEM.
  */

@@ -62,12 +62,40 @@ static int64_t take_from(prof_slots *rows, size_t n, int64_t want, int (*in_slot
 	return want - left;
 }
 
-/* CPU slots first, then runnable and wait. */
-static int64_t take(prof_slots *rows, size_t n, int64_t want)
+static int runnable_slot(int s)
 {
-	int64_t got = take_from(rows, n, want, cpu_slot);
+	return s == PROF_SLOT_RUNNABLE;
+}
 
-	return got + take_from(rows, n, want - got, off_slot);
+static int64_t slots_sum(const prof_slots *rows, size_t n, int (*in_slot)(int))
+{
+	int64_t t = 0;
+	size_t i;
+	int s;
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < PROF_SLOT_COUNT; s++)
+			if (in_slot(s) && rows[i][s] > 0)
+				t += rows[i][s];
+	return t;
+}
+
+/*
+ * CPU slots first, then runnable and wait.  CPU time taken out also takes
+ * its share of the runnable time: on a busy machine a thread waited for a
+ * CPU for the profiler's work as for its own, runnable/cpu ns per ns.
+ */
+static int64_t take(prof_slots *rows, size_t n, int64_t want, int64_t *clamped, int64_t *on_cpu)
+{
+	int64_t cpu = slots_sum(rows, n, cpu_slot), run = slots_sum(rows, n, runnable_slot);
+	int64_t got = take_from(rows, n, want, cpu_slot), queued = 0;
+
+	*on_cpu += got;
+	if (got > 0 && cpu > 0 && run > 0)
+		queued = take_from(rows, n, (int64_t)((__int128)got * run / cpu), runnable_slot);
+	got += take_from(rows, n, want - got, off_slot);
+	*clamped += want - got;
+	return got + queued;
 }
 
 static double cost_of(const struct prof_calib *cal, int s)
@@ -79,7 +107,7 @@ static int correct_process(struct prof_bd_process *p, const struct prof_calib *c
 			   struct prof_calib_count cnt, const char *us, struct prof_calib_fix *fix)
 {
 	double *w, total = 0, cost = 0;
-	int64_t removed = 0, clamped = 0;
+	int64_t removed = 0, clamped = 0, on_cpu = 0;
 	size_t i;
 	int s;
 
@@ -112,15 +140,18 @@ static int correct_process(struct prof_bd_process *p, const struct prof_calib *c
 		if (w[i] <= 0)
 			continue;
 		want = (int64_t)(cost * w[i] / total + 0.5);
-		got = take(&p->op[i], 1, want);
+		got = take(&p->op[i], 1, want, &clamped, &on_cpu);
 		removed += got;
-		clamped += want - got;
 	}
 	free(w);
-	if (p->phase)
-		take(p->phase, p->nkeys, removed);
+	if (p->phase) {
+		int64_t got = take_from(p->phase, p->nkeys, removed, cpu_slot);
+
+		take_from(p->phase, p->nkeys, removed - got, off_slot);
+	}
 	p->wall -= removed;
 	fix->removed_ns += removed;
+	fix->removed_cpu_ns += on_cpu;
 	fix->clamped_ns += clamped;
 	return 0;
 }

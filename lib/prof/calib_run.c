@@ -455,7 +455,7 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 	    (ret = correct_trace(rn.trace, cal, &v->fix, err)) < 0)
 		goto out;
 	v->corrected_ns = v->instrumented_ns - v->fix.removed_ns;
-	v->corrected_cpu_ns = v->instrumented_cpu_ns - v->fix.removed_ns;
+	v->corrected_cpu_ns = v->instrumented_cpu_ns - v->fix.removed_cpu_ns;
 	if (v->uninstrumented_cpu_ns > 0) {
 		v->cpu_error_pct = 100.0 * (double)(v->corrected_cpu_ns - v->uninstrumented_cpu_ns) /
 				   (double)v->uninstrumented_cpu_ns;

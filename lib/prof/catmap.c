@@ -13,6 +13,7 @@ static int cat_parse(const char *s, size_t len)
 		{ "python", PROF_CAT_PYTHON }, { "simulator", PROF_CAT_SIMULATOR },
 		{ "backend", PROF_CAT_BACKEND }, { "cuda_api", PROF_CAT_CUDA_API },
 		{ "native", PROF_CAT_NATIVE }, { "inherit", PROF_CATMAP_INHERIT },
+		{ "interpreter", PROF_CATMAP_INTERPRETER },
 	};
 	size_t i;
 

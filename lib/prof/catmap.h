@@ -9,7 +9,7 @@
  *
  * A rule is "PATTERN CATEGORY": a fnmatch(3) pattern without flags ('*'
  * matches '/' too) on the file's full path, and one of python, simulator,
- * backend, cuda_api, native or inherit.  The first rule that matches
+ * backend, cuda_api, native, inherit or interpreter.  The first rule that matches
  * decides; no match is native.  The map lives in the recorded process
  * (it uses nothing of lib/core) and is read once, before sampling starts.
  */
@@ -20,8 +20,12 @@
 
 #include "prof/trace.h"
 
-/* Not a trace category: the caller's category (prof/cpusample.h). */
+/* Not trace categories (prof/cpusample.h): the caller's category; the
+ * interpreter's, python while it runs Python code (its eval loop called
+ * it), its caller's when an extension did (allocation, argument parsing,
+ * reference counting on behalf of numpy or torch). */
 #define PROF_CATMAP_INHERIT (-2)
+#define PROF_CATMAP_INTERPRETER (-3)
 
 struct prof_catmap_rule {
 	char *pattern;

@@ -1,6 +1,7 @@
 #include "prof/cpusample.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,8 +32,11 @@
 
 struct range {
 	uintptr_t lo, hi;
-	int cat;			/* PROF_SEG_* or -1: inherit */
+	int cat;			/* PROF_SEG_*, INHERIT or INTERPRETER */
 };
+
+#define INHERIT (-1)
+#define INTERPRETER (-2)
 
 struct table {
 	struct table *older;		/* freed two rebuilds later */
@@ -70,6 +74,8 @@ static sem_t helper_ready;
 static int helper_started;
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long dl_count;
+/* The code of CPython's eval loop: interpreter code it called runs Python. */
+static _Atomic uintptr_t eval_lo, eval_len;
 
 static pid_t gettid_(void)
 {
@@ -98,7 +104,8 @@ static int seg_cat(int cat)
 	case PROF_CAT_SIMULATOR: return PROF_SEG_SIMULATOR;
 	case PROF_CAT_BACKEND: return PROF_SEG_BACKEND;
 	case PROF_CAT_CUDA_API: return PROF_SEG_CUDA_API;
-	case PROF_CATMAP_INHERIT: return -1;
+	case PROF_CATMAP_INHERIT: return INHERIT;
+	case PROF_CATMAP_INTERPRETER: return INTERPRETER;
 	default: return PROF_SEG_NATIVE;
 	}
 }
@@ -157,6 +164,21 @@ static int count_objects(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
+/* Where the eval loop is, once an interpreter is loaded (dladdr1 gives
+ * its symbol's size). */
+static void eval_find(void)
+{
+	void *f = dlsym(RTLD_DEFAULT, "_PyEval_EvalFrameDefault");
+	const ElfW(Sym) *sym = NULL;
+	Dl_info info;
+
+	if (!f || !dladdr1(f, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym || !sym->st_size)
+		return;
+	atomic_store(&eval_len, 0);
+	atomic_store(&eval_lo, (uintptr_t)f);
+	atomic_store(&eval_len, (uintptr_t)sym->st_size);
+}
+
 /* Rebuild the table when the set of loaded objects changed. */
 static void table_update(int force)
 {
@@ -173,6 +195,7 @@ static void table_update(int force)
 	n = readlink("/proc/self/exe", b.exe, sizeof(b.exe) - 1);
 	b.exe[n > 0 ? n : 0] = 0;
 	dl_iterate_phdr(phdr_add, &b);
+	eval_find();
 	if (b.n)
 		qsort(b.v, b.n, sizeof(*b.v), by_lo);
 	t = malloc(sizeof(*t) + b.n * sizeof(*b.v));
@@ -195,7 +218,8 @@ static void table_update(int force)
 
 #define NO_MAPPING (-3)
 
-/* The category of the code at ip: PROF_SEG_*, -1 inherit, or NO_MAPPING. */
+/* The category of the code at ip: PROF_SEG_*, INHERIT, INTERPRETER or
+ * NO_MAPPING. */
 static int ip_lookup(uintptr_t ip)
 {
 	const struct table *t = atomic_load_explicit(&table, memory_order_acquire);
@@ -224,7 +248,27 @@ static int ip_cat(uintptr_t ip)
 	return cat == NO_MAPPING ? PROF_SEG_NATIVE : cat;
 }
 
-#define SCAN_WORDS 64
+/*
+ * What a word of the stack (a return address, most likely) says about
+ * whom the code above it works for: a category (PROF_SEG_*; python for the
+ * eval loop), or -1 when it says nothing (code that works for its caller,
+ * interpreter code outside the eval loop, no code); *interp is set for
+ * interpreter code.
+ */
+static int word_cat(uintptr_t w, int *interp)
+{
+	int cat;
+
+	if (w - atomic_load_explicit(&eval_lo, memory_order_relaxed) <
+	    atomic_load_explicit(&eval_len, memory_order_relaxed))
+		return PROF_SEG_PYTHON;
+	cat = ip_lookup(w);
+	if (cat == INTERPRETER)
+		*interp = 1;
+	return cat >= 0 ? cat : -1;
+}
+
+#define SCAN_WORDS 256
 #define FRAME_MAX 32			/* frame-pointer links followed */
 #define FRAME_SPAN (1 << 20)		/* how far above sp a frame may be */
 
@@ -244,7 +288,7 @@ static ssize_t stack_read(uintptr_t addr, void *to, size_t n)
  * aligned, growing, within FRAME_SPAN) end the walk at once, and a word
  * that passes them by chance must still point into classified code.
  */
-static int frame_cat(uintptr_t sp, uintptr_t bp)
+static int frame_cat(uintptr_t sp, uintptr_t bp, int *interp)
 {
 	uintptr_t fr[2];
 	int i;
@@ -255,7 +299,7 @@ static int frame_cat(uintptr_t sp, uintptr_t bp)
 		if (bp < sp || bp - sp > FRAME_SPAN || (bp & 7) ||
 		    stack_read(bp, fr, sizeof(fr)) != (ssize_t)sizeof(fr))
 			return -1;
-		if ((cat = ip_lookup(fr[1])) >= 0)
+		if ((cat = word_cat(fr[1], interp)) >= 0)
 			return cat;
 		if (fr[0] <= bp)
 			return -1;
@@ -265,20 +309,24 @@ static int frame_cat(uintptr_t sp, uintptr_t bp)
 }
 
 /*
- * Code that works for its caller: the caller's category, from the first
- * word on the stack above sp that points into code of a category (a return
- * address, most likely), else from the frame-pointer chain, or -1.  The
- * stack is read with process_vm_readv, which fails instead of faulting at
- * the stack's end.
+ * Code that works for its caller (inherit, and interpreter code outside
+ * the eval loop): the caller's category, from the first word on the stack
+ * above sp that decides one (word_cat), else from the frame-pointer chain;
+ * python when only interpreter code was seen (its eval loop is further
+ * up), else -1.  So the interpreter's code counts as python when Python
+ * code runs it and as numpy's or torch's when they call it.  The stack is
+ * read with process_vm_readv, which fails instead of faulting at the
+ * stack's end.
  */
-static int caller_cat(uintptr_t sp, uintptr_t bp)
+static int caller_cat(uintptr_t sp, uintptr_t bp, int interp)
 {
 	uintptr_t words[SCAN_WORDS];
 	ssize_t n;
 	size_t i;
+	int cat;
 
 	if (!sp)
-		return -1;
+		return interp ? PROF_SEG_PYTHON : -1;
 	n = stack_read(sp, words, sizeof(words));
 	if (n <= 0) {
 		/* Near the stack's top: try what is left of its page. */
@@ -286,13 +334,12 @@ static int caller_cat(uintptr_t sp, uintptr_t bp)
 
 		n = stack_read(sp, words, len < sizeof(words) ? len : sizeof(words));
 	}
-	for (i = 0; n > 0 && i < (size_t)n / sizeof(*words); i++) {
-		int cat = ip_lookup(words[i]);
-
-		if (cat >= 0)
+	for (i = 0; n > 0 && i < (size_t)n / sizeof(*words); i++)
+		if ((cat = word_cat(words[i], &interp)) >= 0)
 			return cat;
-	}
-	return frame_cat(sp, bp);
+	if ((cat = frame_cat(sp, bp, &interp)) >= 0)
+		return cat;
+	return interp ? PROF_SEG_PYTHON : -1;
 }
 
 /* --- slots ----------------------------------------------------------- */
@@ -462,9 +509,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 	ip = sp = bp = 0;
 	(void)uc;
 #endif
-	cat = ip_cat(ip);
-	if (cat < 0)
-		cat = caller_cat(sp, bp);
+	if (ip - atomic_load_explicit(&eval_lo, memory_order_relaxed) <
+	    atomic_load_explicit(&eval_len, memory_order_relaxed))
+		cat = PROF_SEG_PYTHON;
+	else if ((cat = ip_cat(ip)) < 0)
+		cat = caller_cat(sp, bp, cat == INTERPRETER);
 	if (cat < 0)
 		cat = s->last_cat;
 	else

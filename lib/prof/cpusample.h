@@ -10,9 +10,13 @@
  * dl_iterate_phdr, rebuilt when a library is loaded or unloaded) and its
  * category (prof/catmap.h).  Code of an "inherit" file (the C library,
  * OpenMP) takes its caller's category: that of the first word on the stack
- * (64 words from the stack pointer) that points into code of a category,
- * else the thread's last category.  The handler then adds the user CPU time the thread used since its last
- * sample to that category and the system time to "system" (getrusage
+ * (256 words from the stack pointer, then the frame-pointer chain) that
+ * points into code of a category, else the thread's last category.  Code of
+ * an "interpreter" file (libpython) is python when the first such word is
+ * in CPython's eval loop (or none is found), else that word's category: the
+ * interpreter working for numpy or torch counts as theirs.  The handler
+ * then adds the user CPU time the thread used since its last sample to
+ * that category and the system time to "system" (getrusage
  * RUSAGE_THREAD: exact in sum, split between user and system by the
  * kernel's tick sampling).
  *

@@ -22,11 +22,12 @@ static void test_catmap(void)
 		"*/libpython3*.so*  python\n"
 		"*/ale_py/*  simulator\n"
 		"*/libcudart*  cuda_api\n"
-		"*/bin/prog  native\n";
+		"*/bin/prog  native\n"
+		"*/bin/python*  interpreter\n";
 	int line = 0;
 
 	TEST_EQ_LONG(prof_catmap_parse(&m, text, strlen(text), &line), 0, "parse: a good map");
-	TEST_EQ_LONG(m.n, 6, "parse: one rule a line, comments and blank lines skipped");
+	TEST_EQ_LONG(m.n, 7, "parse: one rule a line, comments and blank lines skipped");
 	TEST_EQ_LONG(prof_catmap_classify(&m, "/x/site-packages/torch/lib/libtorch_cpu.so"),
 		     PROF_CAT_BACKEND, "classify: '*' matches '/'");
 	TEST_EQ_LONG(prof_catmap_classify(&m, "/x/site-packages/torch/lib/libgomp-a34b.so.1"),
@@ -37,6 +38,8 @@ static void test_catmap(void)
 		     PROF_CAT_SIMULATOR, "classify: simulator");
 	TEST_EQ_LONG(prof_catmap_classify(&m, "/usr/local/cuda/lib64/libcudart.so.12"),
 		     PROF_CAT_CUDA_API, "classify: cuda_api");
+	TEST_EQ_LONG(prof_catmap_classify(&m, "/usr/bin/python3.11"), PROF_CATMAP_INTERPRETER,
+		     "classify: interpreter");
 	TEST_EQ_LONG(prof_catmap_classify(&m, "/usr/lib/libfoo.so"), PROF_CAT_NATIVE,
 		     "classify: no rule is native");
 	TEST_EQ_LONG(prof_catmap_classify(&m, ""), PROF_CAT_NATIVE, "classify: no file is native");

@@ -4,6 +4,7 @@ the share of its time in each cpu category.
     python3 cpu-check.py TRACE shares            # op,category,ms,share_of_cpu,share_of_wall
     python3 cpu-check.py TRACE expect OP CAT MIN  # exit 1 unless OP's share in CAT >= MIN
                                                   # (CAT: one, or several joined by '+')
+    python3 cpu-check.py TRACE at-most OP CAT MAX # exit 1 unless OP's share in CAT <= MAX
     python3 cpu-check.py TRACE cpu PID_OF_COMMAND # the CPU ns of the traced process
 
 Shares of CPU categories (python, simulator, backend, cuda_api, native,
@@ -64,7 +65,12 @@ def main():
     cpu = sum(v for c, v in out[op].items() if c in CPU)
     base = cpu if cats[0] in CPU else wall[op]
     got = sum(out[op][c] for c in cats) / base if base else 0.0
-    if got < want:
+    if what == "at-most" and got > want:
+        print("%s: %s is %.3f of its %s time, want <= %.2f (%s)" % (
+            op, cat, got, "CPU" if cat in CPU else "wall", want,
+            dict(out[op])), file=sys.stderr)
+        return 1
+    if what == "expect" and got < want:
         print("%s: %s is %.3f of its %s time, want >= %.2f (%s)" % (
             op, cat, got, "CPU" if cat in CPU else "wall", want,
             dict(out[op])), file=sys.stderr)

@@ -4,7 +4,9 @@ spends its time in one category.
     python3 phases.py RUSAGE_FILE [PHASE ...]
 
 Phases: torch (operators on tensors: @, +), numpy (@, np.dot, np.add),
-pyloop (a pure Python loop), ale (ALE emulator steps), sleep (time.sleep),
+pyloop (a pure Python loop), npobj (numpy making Python objects:
+the interpreter's code that numpy calls), npcall (Python code that numpy
+calls back), ale (ALE emulator steps), sleep (time.sleep),
 pipe (a blocking read of a pipe that a child process writes late).  At the
 end the process writes its own user+sys CPU time (ns) to RUSAGE_FILE.
 """
@@ -52,6 +54,29 @@ def pyloop_phase():
     return x
 
 
+def npobj_phase():
+    import numpy as np
+    a = np.arange(10000, dtype=np.int64) % 200	# small ints: no allocation
+    for _ in range(3000 * ROUNDS):
+        with rlprof.operation("npobj"):
+            r = a.tolist()
+        del r
+
+
+def npcall_phase():
+    import numpy as np
+
+    def f(x):
+        s = 0
+        for i in range(200):
+            s += i ^ x
+        return s
+    g = np.frompyfunc(f, 1, 1)
+    a = np.arange(20000)
+    with rlprof.operation("npcall"):
+        g(a)
+
+
 def ale_phase():
     from ale_py import ALEInterface, roms
     ale = ALEInterface()
@@ -82,6 +107,7 @@ def pipe_phase():
 
 
 PHASES = {"torch": torch_phase, "numpy": numpy_phase, "pyloop": pyloop_phase,
+          "npobj": npobj_phase, "npcall": npcall_phase,
           "ale": ale_phase, "sleep": sleep_phase, "pipe": pipe_phase}
 
 
