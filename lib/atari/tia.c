@@ -236,6 +236,34 @@ static HOSTDEV void missile_mask(uint64_t *m, unsigned pos, unsigned nusiz,
 			mask_or(m, pos + 16 * k, (1ull << (1u << size)) - 1, 1u << size);
 }
 
+/* Bits 0-15 of v spread to every fourth bit, each repeated 4 times: the
+ * pixels of 16 playfield bits. */
+static HOSTDEV uint64_t spread4(uint64_t v)
+{
+	v &= 0xffff;
+	v = (v | (v << 24)) & 0x000000ff000000ffull;
+	v = (v | (v << 12)) & 0x000f000f000f000full;
+	v = (v | (v << 6)) & 0x0303030303030303ull;
+	v = (v | (v << 3)) & 0x1111111111111111ull;
+	return v * 0xf;
+}
+
+/* The playfield's pixels: its 20 bits in the order they are shown (PF0
+ * bits 4-7, PF1 bits 7-0, PF2 bits 0-7), 4 pixels each, on the left half;
+ * the same or reflected on the right half. */
+static HOSTDEV void pf_mask(uint64_t *m, uint32_t pf, unsigned reflect)
+{
+	uint32_t left = (pf & 0xff00f) | ((uint32_t)reverse8((uint8_t)(pf >> 4)) << 4), right = left;
+
+	if (reflect)
+		right = (uint32_t)reverse8((uint8_t)left) << 12 |
+			(uint32_t)reverse8((uint8_t)(left >> 8)) << 4 |
+			(uint32_t)reverse8((uint8_t)(left >> 16)) >> 4;
+	m[0] = spread4(left);
+	m[1] = spread4(left >> 16) | spread4(right) << 16;
+	m[2] = spread4(right >> 12);
+}
+
 /* The masks of the enabled objects, rebuilt when a register changed. */
 static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t)
 {
@@ -260,9 +288,7 @@ static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t)
 		mask_or(lm->m[4], t->posbl, (1ull << (1u << ((t->ctrlpf >> 4) & 3))) - 1,
 			1u << ((t->ctrlpf >> 4) & 3));
 	if (objs & TIA_PF)
-		for (unsigned x = 0; x < 160; x += 4)
-			if ((t->pf >> pf_bit(x, t->pf_reflect)) & 1)
-				lm->m[5][x >> 6] |= 0xfull << (x & 63);
+		pf_mask(lm->m[5], t->pf, t->pf_reflect);
 	return lm;
 }
 
@@ -301,22 +327,38 @@ static HOSTDEV unsigned lowest_bit(uint64_t v)
 #endif
 }
 
-/* Latches set by the objects' pixels in [x, x + n), without drawing. */
+/* Latches among `want` set by the objects' pixels in [x, x + n), without
+ * drawing. */
 static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
-					unsigned n)
+					unsigned n, unsigned want)
 {
 	uint64_t r[3], a[6][3];
-	uint16_t c = 0;
+	unsigned c = 0;
 
 	range_mask(x, n, r);
-	for (unsigned w = 0; w < 3; w++)
-		for (unsigned o = 0; o < 6; o++)
+	for (unsigned o = 0; o < 6; o++)
+		for (unsigned w = 0; w < 3; w++)
 			a[o][w] = lm->m[o][w] & r[w];
-	for (unsigned i = 0; i < 6; i++)
-		for (unsigned j = i + 1; j < 6; j++)
-			if ((a[i][0] & a[j][0]) | (a[i][1] & a[j][1]) | (a[i][2] & a[j][2]))
-				c |= collisions((1u << i) | (1u << j));
-	return c;
+#define PAIR(i, j, latch) \
+	if ((want & (latch)) && ((a[i][0] & a[j][0]) | (a[i][1] & a[j][1]) | (a[i][2] & a[j][2]))) \
+		c |= (latch)
+	PAIR(1, 2, 0x0001);	/* M0-P1 */
+	PAIR(1, 0, 0x0002);	/* M0-P0 */
+	PAIR(3, 0, 0x0004);	/* M1-P0 */
+	PAIR(3, 2, 0x0008);	/* M1-P1 */
+	PAIR(0, 5, 0x0010);	/* P0-PF */
+	PAIR(0, 4, 0x0020);	/* P0-BL */
+	PAIR(2, 5, 0x0040);	/* P1-PF */
+	PAIR(2, 4, 0x0080);	/* P1-BL */
+	PAIR(1, 5, 0x0100);	/* M0-PF */
+	PAIR(1, 4, 0x0200);	/* M0-BL */
+	PAIR(3, 5, 0x0400);	/* M1-PF */
+	PAIR(3, 4, 0x0800);	/* M1-BL */
+	PAIR(4, 5, 0x1000);	/* BL-PF */
+	PAIR(0, 2, 0x2000);	/* P0-P1 */
+	PAIR(1, 3, 0x4000);	/* M0-M1 */
+#undef PAIR
+	return (uint16_t)c;
 }
 
 /* Draw the objects' pixels in [x, x + n) over the background at p. */
@@ -392,8 +434,9 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 		}
 		return;
 	}
-	if (!p && ((objs & (objs - 1)) == 0 ||
-		   ((t->collision | ~collisions(objs)) & 0x7fff) == 0x7fff))
+	unsigned want = collisions(objs) & ~(unsigned)t->collision & 0x7fff;
+
+	if (!p && !want)
 		return;		/* nothing to draw, no latch left to set */
 
 	const struct line_masks *lm = line_masks(t);
@@ -401,7 +444,7 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 	if (p)
 		mask_draw(t, lm, x, n, p);
 	else
-		t->collision |= mask_collisions(lm, x, n);
+		t->collision |= mask_collisions(lm, x, n, want);
 }
 
 /* What the beam does at the end of each drawn scan line. */
@@ -735,12 +778,25 @@ static HOSTDEV unsigned stale_masks(unsigned addr)
 HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 			     uint64_t cycle, uint8_t *fb)
 {
-	uint64_t clock = 3 * cycle;
-	unsigned hpos = line_clock(t, clock);
+	uint64_t clock = 3 * cycle, line = 0;
+	unsigned hpos;
 	int frame_end = 0;
 
+	/* line_clock() and frame_line() in one division, 32-bit when the
+	 * frame is not absurdly long. */
+	if (clock < t->frame_start) {
+		hpos = line_clock(t, clock);
+	} else if (clock - t->frame_start <= UINT32_MAX) {
+		uint32_t d = (uint32_t)(clock - t->frame_start);
+
+		line = d / LINE;
+		hpos = d - (uint32_t)line * LINE;
+	} else {
+		line = (clock - t->frame_start) / LINE;
+		hpos = (unsigned)((clock - t->frame_start) % LINE);
+	}
 	addr &= 0x3f;
-	if (frame_line(t, clock) > (t->pal ? MAX_LINES_PAL : MAX_LINES))
+	if (line > (t->pal ? MAX_LINES_PAL : MAX_LINES))
 		frame_end = 1;
 	/* What a write changes is drawn from its clock on: the picture is
 	 * brought up to it first, unless the write changes nothing drawn. */
