@@ -361,7 +361,23 @@ static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
 	return (uint16_t)c;
 }
 
-/* Draw the objects' pixels in [x, x + n) over the background at p. */
+/* Set the pixels of `bits` (pixel 64 * w + b for bit b) to `colour`, a run
+ * of consecutive pixels at a time; p holds the pixels from pixel x on. */
+static HOSTDEV void fill_runs(uint8_t *p, unsigned x, unsigned w, uint64_t bits, uint8_t colour)
+{
+	while (bits) {
+		unsigned s = lowest_bit(bits);
+		uint64_t rest = ~(bits >> s);
+		unsigned len = rest ? lowest_bit(rest) : 64 - s;
+
+		memset(p + (64 * w + s - x), colour, len);
+		bits &= s + len >= 64 ? 0 : ~0ull << (s + len);
+	}
+}
+
+/* Draw the objects' pixels in [x, x + n) over the background at p: the
+ * pixels of one object alone in runs of its colour, those where objects
+ * overlap one at a time (and they collide). */
 static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 			      unsigned x, unsigned n, uint8_t *p)
 {
@@ -372,19 +388,37 @@ static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 	memset(p, t->colubk, n);
 	range_mask(x, n, r);
 	for (unsigned w = 0; w < 3; w++) {
-		uint64_t bits = (lm->m[0][w] | lm->m[1][w] | lm->m[2][w] | lm->m[3][w] |
-				 lm->m[4][w] | lm->m[5][w]) & r[w];
+		uint64_t ones = 0, multi = 0;
+		/* The pixels left of the middle (score mode colours the
+		 * playfield's halves apart). */
+		uint64_t left = w == 0 ? ~0ull : w == 1 ? 0xffffull : 0;
 
-		while (bits) {
-			unsigned px = 64 * w + lowest_bit(bits);
-			unsigned en = mask_objects(lm, px), left = px < 80;
+		for (unsigned o = 0; o < 6; o++) {
+			uint64_t a = lm->m[o][w] & r[w];
 
-			bits &= bits - 1;
+			multi |= ones & a;
+			ones |= a;
+		}
+		if (!ones)
+			continue;
+		for (unsigned o = 0; o < 6; o++) {
+			uint64_t alone = lm->m[o][w] & r[w] & ~multi;
+
+			if (alone & left)
+				fill_runs(p, x, w, alone & left, pixel_colour(t, 1u << o, 1));
+			if (alone & ~left)
+				fill_runs(p, x, w, alone & ~left, pixel_colour(t, 1u << o, 0));
+		}
+		while (multi) {
+			unsigned px = 64 * w + lowest_bit(multi);
+			unsigned en = mask_objects(lm, px), lft = px < 80;
+
+			multi &= multi - 1;
 			seen |= 1ull << en;
-			if (en != last || left != last_left) {
-				colour = pixel_colour(t, en, left);
+			if (en != last || lft != last_left) {
+				colour = pixel_colour(t, en, lft);
 				last = en;
-				last_left = left;
+				last_left = lft;
 			}
 			p[px - x] = colour;
 		}
