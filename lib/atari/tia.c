@@ -115,26 +115,13 @@ static HOSTDEV int hmove_motion(unsigned x, unsigned n)
 /* The 15 collision latches set by the objects in `en`. */
 static HOSTDEV uint16_t collisions(unsigned en)
 {
-	unsigned p0 = en & TIA_P0, m0 = en & TIA_M0, p1 = en & TIA_P1;
-	unsigned m1 = en & TIA_M1, bl = en & TIA_BL, pf = en & TIA_PF;
-	unsigned c = 0;
+	unsigned p0 = en & 1, m0 = (en >> 1) & 1, p1 = (en >> 2) & 1;
+	unsigned m1 = (en >> 3) & 1, bl = (en >> 4) & 1, pf = (en >> 5) & 1;
 
-	if (m0 && p1) c |= 0x0001;
-	if (m0 && p0) c |= 0x0002;
-	if (m1 && p0) c |= 0x0004;
-	if (m1 && p1) c |= 0x0008;
-	if (p0 && pf) c |= 0x0010;
-	if (p0 && bl) c |= 0x0020;
-	if (p1 && pf) c |= 0x0040;
-	if (p1 && bl) c |= 0x0080;
-	if (m0 && pf) c |= 0x0100;
-	if (m0 && bl) c |= 0x0200;
-	if (m1 && pf) c |= 0x0400;
-	if (m1 && bl) c |= 0x0800;
-	if (bl && pf) c |= 0x1000;
-	if (p0 && p1) c |= 0x2000;
-	if (m0 && m1) c |= 0x4000;
-	return (uint16_t)c;
+	return (uint16_t)((m0 & p1) | (m0 & p0) << 1 | (m1 & p0) << 2 | (m1 & p1) << 3 |
+			  (p0 & pf) << 4 | (p0 & bl) << 5 | (p1 & pf) << 6 | (p1 & bl) << 7 |
+			  (m0 & pf) << 8 | (m0 & bl) << 9 | (m1 & pf) << 10 | (m1 & bl) << 11 |
+			  (bl & pf) << 12 | (p0 & p1) << 13 | (m0 & m1) << 14);
 }
 
 /* Colour of a pixel showing the objects `en`, x < 80 on the left half. */
