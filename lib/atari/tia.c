@@ -538,6 +538,8 @@ static HOSTDEV void render(struct atari_tia *t, uint64_t clock, uint8_t *fb)
  * (and after a frame ended by a WSYNC write, past the clock of the write). */
 static HOSTDEV unsigned line_clock(const struct atari_tia *t, uint64_t clock)
 {
+	if (clock >= t->frame_start && clock - t->frame_start <= UINT32_MAX)
+		return (uint32_t)(clock - t->frame_start) % LINE;
 	return (unsigned)((clock % LINE + LINE - t->frame_start % LINE) % LINE);
 }
 
