@@ -23,6 +23,10 @@
  * which executes instructions, keeping the registers in locals, until
  * CPU_EXEC_STOP holds, the CPU jams or `max` have run; it returns how
  * many ran (-1 when the CPU was jammed already).
+ *
+ * CPU_EXEC_ATTR, when defined, qualifies the function (an inline
+ * attribute, so that a bus context that is a caller's local stays in
+ * registers).
  */
 #include "atari/cpu.h"
 #include "core/hostdev.h"
@@ -159,15 +163,18 @@
 	} \
 } while (0)
 
+#ifndef CPU_EXEC_ATTR
+#define CPU_EXEC_ATTR
+#endif
 #ifdef CPU_EXEC_STOP
-static HOSTDEV int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu, int max)
+static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu, int max)
 #else
-static HOSTDEV int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu)
+static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu)
 #endif
 {
 	uint16_t pc = cpu->pc, ea = 0, lo, hi;
 	uint8_t a = cpu->a, x = cpu->x, y = cpu->y, sp = cpu->sp, p = cpu->p;
-	uint8_t op = 0, t8;
+	uint8_t op = 0, t8, jammed = 0;
 	int ran = 0;
 
 	if (cpu->jammed)
@@ -494,16 +501,17 @@ static HOSTDEV int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu)
 
 	default:
 		/* $02, $12, ... $F2: the CPU jams; the fetch has happened. */
-		cpu->jammed = 1;
+		jammed = 1;
 		pc--;
 		break;
 	}
 	ran++;
 #ifdef CPU_EXEC_STOP
-	if (cpu->jammed || CPU_EXEC_STOP(ctx))
+	if (jammed || CPU_EXEC_STOP(ctx))
 		break;
 	}
 #endif
+	cpu->jammed = jammed;
 	cpu->pc = pc;
 	cpu->a = a;
 	cpu->x = x;

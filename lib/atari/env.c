@@ -361,7 +361,7 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 	const uint8_t *prev = cfg->maxpool ? fb + (size_t)(e->fb_cur ^ 1) * ATARI_FB_SIZE : cur;
 	int nch = cfg->obs == ATARI_OBS_RGB ? 3 : 1;
 	struct area_axis ax, ay;
-	uint8_t lut[256];
+	uint8_t lut[256], pooled[4][ATARI_SCREEN_WIDTH];
 
 	if (cfg->obs == ATARI_OBS_NONE)
 		return;
@@ -380,19 +380,34 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 			continue;
 		}
 		/* Area averaging: each output pixel is the mean of the input
-		 * area it covers, partial pixels weighted by their coverage. */
+		 * area it covers, partial pixels weighted by their coverage.
+		 * The rows an output row covers (at most 4, in order) are
+		 * converted and pooled once, into pooled[row % 4]. */
+		int have = -1;	/* rows up to this one are in pooled[] */
+
 		for (int oy = 0; oy < 84; oy++) {
+			for (int r = ay.first[oy] > have + 1 ? ay.first[oy] : have + 1;
+			     r < ay.first[oy] + ay.count[oy]; r++) {
+				const uint8_t *cr = cur + r * ATARI_SCREEN_WIDTH;
+				const uint8_t *pr = prev + r * ATARI_SCREEN_WIDTH;
+
+				for (int i = 0; i < ATARI_SCREEN_WIDTH; i++) {
+					uint8_t v = lut[cr[i]], w = lut[pr[i]];
+
+					pooled[r & 3][i] = v > w ? v : w;
+				}
+				have = r;
+			}
 			for (int ox = 0; ox < 84; ox++) {
 				float sum = 0, area = 0;
 
 				for (int j = 0; j < ay.count[oy]; j++) {
-					int row = (ay.first[oy] + j) * ATARI_SCREEN_WIDTH + ax.first[ox];
+					const uint8_t *row = pooled[(ay.first[oy] + j) & 3] + ax.first[ox];
 
 					for (int k = 0; k < ax.count[ox]; k++) {
 						float wxy = ax.w[ox][k] * ay.w[oy][j];
-						uint8_t v = lut[cur[row + k]], w = lut[prev[row + k]];
 
-						sum += wxy * (v > w ? v : w);
+						sum += wxy * row[k];
 						area += wxy;
 					}
 				}

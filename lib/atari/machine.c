@@ -17,14 +17,32 @@
 #define NOINLINE
 #else
 #define BUS_INLINE inline __attribute__((always_inline))
-#define NOINLINE
+#define NOINLINE __attribute__((noinline))
 #endif
 
-/* The bus, as the CPU core sees it. */
+/*
+ * The bus, as the CPU core sees it while it runs a frame.  The counters
+ * the core touches on every cycle (the cycle count, the data bus, whether
+ * the last access was a read) live here, in the core's locals, and go
+ * back to the machine when the core stops; so does the cartridge window,
+ * the part of the cartridge's address space that reads straight from the
+ * ROM image, worked out again only when the cartridge was accessed
+ * otherwise (a bank switch can only happen then).  Only the accesses the
+ * window and `plain` do not cover go through the full address decoding
+ * (bus_read_any, bus_write_any), out of line.
+ */
 struct bus {
 	struct atari_machine *m;
 	const struct atari_rom *rom;
 	uint8_t *fb;
+	const uint8_t *win;	/* ROM bytes of the window, by offset & win_mask */
+	uint32_t win_lo, win_n;	/* window: offsets [win_lo, win_lo + win_n) of $1000 */
+	uint32_t win_mask;
+	uint8_t plain;		/* RAM and TIA accesses bypass the cartridge */
+	uint8_t data;		/* last value on the data bus */
+	uint8_t last_read;	/* the last access was a read */
+	uint8_t stop;		/* the TIA completed a frame */
+	uint64_t cycle;		/* the machine's cycle count */
 };
 
 static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct atari_rom *rom)
@@ -35,88 +53,156 @@ static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct at
 	return v;
 }
 
-/* Cartridge reads that switch nothing, without the call (the common case). */
-static HOSTDEV inline int cart_plain(const struct atari_cart *c, uint16_t a, uint32_t *off)
+/* The cartridge window of the current bank (reads that switch nothing). */
+static HOSTDEV inline void bus_window(struct bus *b)
 {
+	const struct atari_cart *c = &b->m->cart;
+	const uint8_t *rom = b->rom->data;
+
+	b->win = rom;
+	b->win_lo = 0;
+	b->win_n = 0;
+	b->win_mask = 0xfff;
+	b->plain = c->type >= ATARI_CART_2K && c->type <= ATARI_CART_E7 &&
+		   c->type != ATARI_CART_3F;
 	switch (c->type) {
 	case ATARI_CART_2K:
-		*off = a & 0x7ff;
-		return 1;
+		b->win_mask = 0x7ff;
+		b->win_n = 0x1000;
+		break;
 	case ATARI_CART_4K:
-		*off = a;
-		return 1;
+		b->win_n = 0x1000;
+		break;
 	case ATARI_CART_F8: case ATARI_CART_F6: case ATARI_CART_F4:
-		*off = ((uint32_t)c->bank << 12) | a;
-		return a < 0xff4;
+		b->win = rom + ((uint32_t)c->bank << 12);
+		b->win_n = 0xff4;
+		break;
 	case ATARI_CART_F8SC: case ATARI_CART_F6SC: case ATARI_CART_F4SC:
-		*off = ((uint32_t)c->bank << 12) | a;
-		return a >= 0x100 && a < 0xff4;
+		b->win = rom + ((uint32_t)c->bank << 12);
+		b->win_lo = 0x100;
+		b->win_n = 0xff4 - 0x100;
+		break;
 	default:
-		return 0;
+		break;
 	}
+}
+
+static HOSTDEV void bus_init(struct bus *b, struct atari_machine *m, const struct atari_rom *rom,
+			     uint8_t *fb)
+{
+	b->m = m;
+	b->rom = rom;
+	b->fb = fb;
+	b->data = m->bus;
+	b->last_read = m->last_read;
+	b->stop = 0;
+	b->cycle = m->cycle;
+	bus_window(b);
+}
+
+static HOSTDEV void bus_done(const struct bus *b)
+{
+	b->m->cycle = b->cycle;
+	b->m->bus = b->data;
+	b->m->last_read = b->last_read;
+}
+
+/* Any read, decoded in full, at `cycle` (already counted). */
+static HOSTDEV NOINLINE uint8_t bus_read_any(struct atari_machine *m, const struct atari_rom *rom,
+					     uint8_t *fb, uint16_t addr, uint64_t cycle,
+					     uint8_t data)
+{
+	uint16_t a = addr & 0x1fff;
+
+	if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F))
+		return atari_cart_read(&m->cart, rom->data, rom->size, addr);
+	if ((a & 0x1080) == 0x0080)
+		return (a & 0x0200) ? atari_riot_read(&m->riot, a, (uint32_t)cycle) :
+				      m->riot.ram[a & 0x7f];
+	return (uint8_t)((atari_tia_read(&m->tia, a, cycle, fb) & 0xc0) | (data & 0x3f));
+}
+
+/* A TIA write at `cycle`; returns the cycle count the CPU goes on from. */
+static HOSTDEV NOINLINE uint64_t tia_poke(struct atari_machine *m, uint8_t *fb, uint16_t a,
+					  uint8_t v, uint64_t cycle, uint8_t last_read)
+{
+	atari_tia_write(&m->tia, a, v, cycle, fb);
+	if ((a & 0x3f) == 0x02 && last_read)
+		cycle = atari_tia_wsync_until(&m->tia, cycle);
+	return cycle;
+}
+
+/* Any write, decoded in full, at `cycle` (already counted). */
+static HOSTDEV NOINLINE uint64_t bus_write_any(struct atari_machine *m, const struct atari_rom *rom,
+					       uint8_t *fb, uint16_t addr, uint8_t v,
+					       uint64_t cycle, uint8_t last_read)
+{
+	uint16_t a = addr & 0x1fff;
+
+	if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F)) {
+		atari_cart_write(&m->cart, rom->size, addr, v);
+		if (m->cart.type == ATARI_CART_3F && (addr & 0x0fff) <= 0x3f)
+			cycle = tia_poke(m, fb, addr & 0x0fff, v, cycle, last_read);
+	} else if ((a & 0x1080) == 0x0080) {
+		if (a & 0x0200)
+			atari_riot_write(&m->riot, a, v, (uint32_t)cycle);
+		else
+			m->riot.ram[a & 0x7f] = v;
+	} else {
+		cycle = tia_poke(m, fb, a, v, cycle, last_read);
+	}
+	return cycle;
 }
 
 static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
 {
-	struct atari_machine *m = b->m;
-	uint16_t a = addr & 0x1fff;
-	uint32_t off;
+	uint32_t o = addr & 0x0fff;
 	uint8_t v;
 
-	m->cycle++;
-	if ((a & 0x1000) && cart_plain(&m->cart, a & 0x0fff, &off))
-		v = b->rom->data[off];
-	else if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F))
-		v = atari_cart_read(&m->cart, b->rom->data, b->rom->size, addr);
-	else if ((a & 0x1080) == 0x0080)
-		v = (a & 0x0200) ? atari_riot_read(&m->riot, a, (uint32_t)m->cycle) :
-				   m->riot.ram[a & 0x7f];
-	else
-		v = (uint8_t)((atari_tia_read(&m->tia, a, m->cycle, b->fb) & 0xc0) |
-			      (m->bus & 0x3f));
-	m->bus = v;
-	m->last_read = 1;
+	b->cycle++;
+	if ((addr & 0x1000) && o - b->win_lo < b->win_n) {
+		v = b->win[o & b->win_mask];
+	} else if (b->plain && (addr & 0x1280) == 0x0080) {
+		v = b->m->riot.ram[addr & 0x7f];
+	} else {
+		v = bus_read_any(b->m, b->rom, b->fb, addr, b->cycle, b->data);
+		if (addr & 0x1000)
+			bus_window(b);
+	}
+	b->data = v;
+	b->last_read = 1;
 	return v;
-}
-
-static HOSTDEV BUS_INLINE void tia_poke(struct bus *b, uint16_t a, uint8_t v)
-{
-	struct atari_machine *m = b->m;
-
-	atari_tia_write(&m->tia, a, v, m->cycle, b->fb);
-	if ((a & 0x3f) == 0x02 && m->last_read)
-		m->cycle = atari_tia_wsync_until(&m->tia, m->cycle);
 }
 
 static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v)
 {
-	struct atari_machine *m = b->m;
-	uint16_t a = addr & 0x1fff;
+	uint8_t last_read = b->last_read;
 
-	m->cycle++;
-	m->bus = v;
-	if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F)) {
-		atari_cart_write(&m->cart, b->rom->size, addr, v);
-		if (m->cart.type == ATARI_CART_3F && (addr & 0x0fff) <= 0x3f)
-			tia_poke(b, addr & 0x0fff, v);
-	} else if ((a & 0x1080) == 0x0080) {
-		if (a & 0x0200)
-			atari_riot_write(&m->riot, a, v, (uint32_t)m->cycle);
-		else
-			m->riot.ram[a & 0x7f] = v;
+	b->cycle++;
+	b->data = v;
+	b->last_read = 0;
+	if (b->plain && (addr & 0x1280) == 0x0080) {
+		b->m->riot.ram[addr & 0x7f] = v;
+	} else if (b->plain && !(addr & 0x1080)) {
+		b->cycle = tia_poke(b->m, b->fb, addr & 0x3f, v, b->cycle, last_read);
+		b->stop = b->m->tia.frame_done;
 	} else {
-		tia_poke(b, a, v);
+		b->cycle = bus_write_any(b->m, b->rom, b->fb, addr, v, b->cycle, last_read);
+		b->stop = b->m->tia.frame_done;
+		if (addr & 0x1000 || !b->plain)
+			bus_window(b);
 	}
-	m->last_read = 0;
 }
 
 #define CPU_EXEC_NAME machine_exec
 #define CPU_EXEC_CTX struct bus
+#define CPU_EXEC_ATTR BUS_INLINE
 #define CPU_READ(ctx, addr) bus_read(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
-#define CPU_EXEC_STOP(ctx) ((ctx)->m->tia.frame_done)
+#define CPU_EXEC_STOP(ctx) ((ctx)->stop)
 #include "atari/cpu_exec.h"
 #undef CPU_EXEC_STOP
+#undef CPU_EXEC_ATTR
 
 HOSTDEV void atari_machine_power_on(struct atari_machine *m, const struct atari_rom *rom)
 {
@@ -138,7 +224,7 @@ HOSTDEV void atari_machine_power_on(struct atari_machine *m, const struct atari_
 
 HOSTDEV void atari_machine_reset(struct atari_machine *m, const struct atari_rom *rom)
 {
-	struct bus b = { m, rom, NULL };
+	struct bus b;
 	int n = atari_cart_ram_size(m->cart.type);
 	uint16_t lo;
 
@@ -157,8 +243,10 @@ HOSTDEV void atari_machine_reset(struct atari_machine *m, const struct atari_rom
 	memset(&m->cpu, 0, sizeof(m->cpu));
 	m->cpu.sp = 0xff;
 	m->cpu.p = ATARI_CPU_U | ATARI_CPU_B;
+	bus_init(&b, m, rom, NULL);
 	lo = bus_read(&b, 0xfffc);
 	m->cpu.pc = (uint16_t)(lo | (bus_read(&b, 0xfffd) << 8));
+	bus_done(&b);
 	m->cycle = 0;
 	m->last_read = 1;
 }
@@ -166,10 +254,12 @@ HOSTDEV void atari_machine_reset(struct atari_machine *m, const struct atari_rom
 HOSTDEV NOINLINE int atari_machine_frame(struct atari_machine *m, const struct atari_rom *rom,
 					 uint8_t *fb)
 {
-	struct bus b = { m, rom, fb };
+	struct bus b;
 
 	m->tia.frame_done = 0;
+	bus_init(&b, m, rom, fb);
 	machine_exec(&b, &m->cpu, ATARI_FRAME_INSTRUCTIONS);
+	bus_done(&b);
 	if (m->tia.frame_done)
 		return 1;
 	atari_tia_grey_out(&m->tia, m->cycle, fb);

@@ -115,26 +115,13 @@ static HOSTDEV int hmove_motion(unsigned x, unsigned n)
 /* The 15 collision latches set by the objects in `en`. */
 static HOSTDEV uint16_t collisions(unsigned en)
 {
-	unsigned p0 = en & TIA_P0, m0 = en & TIA_M0, p1 = en & TIA_P1;
-	unsigned m1 = en & TIA_M1, bl = en & TIA_BL, pf = en & TIA_PF;
-	unsigned c = 0;
+	unsigned p0 = en & 1, m0 = (en >> 1) & 1, p1 = (en >> 2) & 1;
+	unsigned m1 = (en >> 3) & 1, bl = (en >> 4) & 1, pf = (en >> 5) & 1;
 
-	if (m0 && p1) c |= 0x0001;
-	if (m0 && p0) c |= 0x0002;
-	if (m1 && p0) c |= 0x0004;
-	if (m1 && p1) c |= 0x0008;
-	if (p0 && pf) c |= 0x0010;
-	if (p0 && bl) c |= 0x0020;
-	if (p1 && pf) c |= 0x0040;
-	if (p1 && bl) c |= 0x0080;
-	if (m0 && pf) c |= 0x0100;
-	if (m0 && bl) c |= 0x0200;
-	if (m1 && pf) c |= 0x0400;
-	if (m1 && bl) c |= 0x0800;
-	if (bl && pf) c |= 0x1000;
-	if (p0 && p1) c |= 0x2000;
-	if (m0 && m1) c |= 0x4000;
-	return (uint16_t)c;
+	return (uint16_t)((m0 & p1) | (m0 & p0) << 1 | (m1 & p0) << 2 | (m1 & p1) << 3 |
+			  (p0 & pf) << 4 | (p0 & bl) << 5 | (p1 & pf) << 6 | (p1 & bl) << 7 |
+			  (m0 & pf) << 8 | (m0 & bl) << 9 | (m1 & pf) << 10 | (m1 & bl) << 11 |
+			  (bl & pf) << 12 | (p0 & p1) << 13 | (m0 & m1) << 14);
 }
 
 /* Colour of a pixel showing the objects `en`, x < 80 on the left half. */
@@ -236,6 +223,34 @@ static HOSTDEV void missile_mask(uint64_t *m, unsigned pos, unsigned nusiz,
 			mask_or(m, pos + 16 * k, (1ull << (1u << size)) - 1, 1u << size);
 }
 
+/* Bits 0-15 of v spread to every fourth bit, each repeated 4 times: the
+ * pixels of 16 playfield bits. */
+static HOSTDEV uint64_t spread4(uint64_t v)
+{
+	v &= 0xffff;
+	v = (v | (v << 24)) & 0x000000ff000000ffull;
+	v = (v | (v << 12)) & 0x000f000f000f000full;
+	v = (v | (v << 6)) & 0x0303030303030303ull;
+	v = (v | (v << 3)) & 0x1111111111111111ull;
+	return v * 0xf;
+}
+
+/* The playfield's pixels: its 20 bits in the order they are shown (PF0
+ * bits 4-7, PF1 bits 7-0, PF2 bits 0-7), 4 pixels each, on the left half;
+ * the same or reflected on the right half. */
+static HOSTDEV void pf_mask(uint64_t *m, uint32_t pf, unsigned reflect)
+{
+	uint32_t left = (pf & 0xff00f) | ((uint32_t)reverse8((uint8_t)(pf >> 4)) << 4), right = left;
+
+	if (reflect)
+		right = (uint32_t)reverse8((uint8_t)left) << 12 |
+			(uint32_t)reverse8((uint8_t)(left >> 8)) << 4 |
+			(uint32_t)reverse8((uint8_t)(left >> 16)) >> 4;
+	m[0] = spread4(left);
+	m[1] = spread4(left >> 16) | spread4(right) << 16;
+	m[2] = spread4(right >> 12);
+}
+
 /* The masks of the enabled objects, rebuilt when a register changed. */
 static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t)
 {
@@ -260,9 +275,7 @@ static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t)
 		mask_or(lm->m[4], t->posbl, (1ull << (1u << ((t->ctrlpf >> 4) & 3))) - 1,
 			1u << ((t->ctrlpf >> 4) & 3));
 	if (objs & TIA_PF)
-		for (unsigned x = 0; x < 160; x += 4)
-			if ((t->pf >> pf_bit(x, t->pf_reflect)) & 1)
-				lm->m[5][x >> 6] |= 0xfull << (x & 63);
+		pf_mask(lm->m[5], t->pf, t->pf_reflect);
 	return lm;
 }
 
@@ -301,25 +314,57 @@ static HOSTDEV unsigned lowest_bit(uint64_t v)
 #endif
 }
 
-/* Latches set by the objects' pixels in [x, x + n), without drawing. */
+/* Latches among `want` set by the objects' pixels in [x, x + n), without
+ * drawing. */
 static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
-					unsigned n)
+					unsigned n, unsigned want)
 {
 	uint64_t r[3], a[6][3];
-	uint16_t c = 0;
+	unsigned c = 0;
 
 	range_mask(x, n, r);
-	for (unsigned w = 0; w < 3; w++)
-		for (unsigned o = 0; o < 6; o++)
+	for (unsigned o = 0; o < 6; o++)
+		for (unsigned w = 0; w < 3; w++)
 			a[o][w] = lm->m[o][w] & r[w];
-	for (unsigned i = 0; i < 6; i++)
-		for (unsigned j = i + 1; j < 6; j++)
-			if ((a[i][0] & a[j][0]) | (a[i][1] & a[j][1]) | (a[i][2] & a[j][2]))
-				c |= collisions((1u << i) | (1u << j));
-	return c;
+#define PAIR(i, j, latch) \
+	if ((want & (latch)) && ((a[i][0] & a[j][0]) | (a[i][1] & a[j][1]) | (a[i][2] & a[j][2]))) \
+		c |= (latch)
+	PAIR(1, 2, 0x0001);	/* M0-P1 */
+	PAIR(1, 0, 0x0002);	/* M0-P0 */
+	PAIR(3, 0, 0x0004);	/* M1-P0 */
+	PAIR(3, 2, 0x0008);	/* M1-P1 */
+	PAIR(0, 5, 0x0010);	/* P0-PF */
+	PAIR(0, 4, 0x0020);	/* P0-BL */
+	PAIR(2, 5, 0x0040);	/* P1-PF */
+	PAIR(2, 4, 0x0080);	/* P1-BL */
+	PAIR(1, 5, 0x0100);	/* M0-PF */
+	PAIR(1, 4, 0x0200);	/* M0-BL */
+	PAIR(3, 5, 0x0400);	/* M1-PF */
+	PAIR(3, 4, 0x0800);	/* M1-BL */
+	PAIR(4, 5, 0x1000);	/* BL-PF */
+	PAIR(0, 2, 0x2000);	/* P0-P1 */
+	PAIR(1, 3, 0x4000);	/* M0-M1 */
+#undef PAIR
+	return (uint16_t)c;
 }
 
-/* Draw the objects' pixels in [x, x + n) over the background at p. */
+/* Set the pixels of `bits` (pixel 64 * w + b for bit b) to `colour`, a run
+ * of consecutive pixels at a time; p holds the pixels from pixel x on. */
+static HOSTDEV void fill_runs(uint8_t *p, unsigned x, unsigned w, uint64_t bits, uint8_t colour)
+{
+	while (bits) {
+		unsigned s = lowest_bit(bits);
+		uint64_t rest = ~(bits >> s);
+		unsigned len = rest ? lowest_bit(rest) : 64 - s;
+
+		memset(p + (64 * w + s - x), colour, len);
+		bits &= s + len >= 64 ? 0 : ~0ull << (s + len);
+	}
+}
+
+/* Draw the objects' pixels in [x, x + n) over the background at p: the
+ * pixels of one object alone in runs of its colour, those where objects
+ * overlap one at a time (and they collide). */
 static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 			      unsigned x, unsigned n, uint8_t *p)
 {
@@ -330,19 +375,37 @@ static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 	memset(p, t->colubk, n);
 	range_mask(x, n, r);
 	for (unsigned w = 0; w < 3; w++) {
-		uint64_t bits = (lm->m[0][w] | lm->m[1][w] | lm->m[2][w] | lm->m[3][w] |
-				 lm->m[4][w] | lm->m[5][w]) & r[w];
+		uint64_t ones = 0, multi = 0;
+		/* The pixels left of the middle (score mode colours the
+		 * playfield's halves apart). */
+		uint64_t left = w == 0 ? ~0ull : w == 1 ? 0xffffull : 0;
 
-		while (bits) {
-			unsigned px = 64 * w + lowest_bit(bits);
-			unsigned en = mask_objects(lm, px), left = px < 80;
+		for (unsigned o = 0; o < 6; o++) {
+			uint64_t a = lm->m[o][w] & r[w];
 
-			bits &= bits - 1;
+			multi |= ones & a;
+			ones |= a;
+		}
+		if (!ones)
+			continue;
+		for (unsigned o = 0; o < 6; o++) {
+			uint64_t alone = lm->m[o][w] & r[w] & ~multi;
+
+			if (alone & left)
+				fill_runs(p, x, w, alone & left, pixel_colour(t, 1u << o, 1));
+			if (alone & ~left)
+				fill_runs(p, x, w, alone & ~left, pixel_colour(t, 1u << o, 0));
+		}
+		while (multi) {
+			unsigned px = 64 * w + lowest_bit(multi);
+			unsigned en = mask_objects(lm, px), lft = px < 80;
+
+			multi &= multi - 1;
 			seen |= 1ull << en;
-			if (en != last || left != last_left) {
-				colour = pixel_colour(t, en, left);
+			if (en != last || lft != last_left) {
+				colour = pixel_colour(t, en, lft);
 				last = en;
-				last_left = left;
+				last_left = lft;
 			}
 			p[px - x] = colour;
 		}
@@ -392,8 +455,9 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 		}
 		return;
 	}
-	if (!p && ((objs & (objs - 1)) == 0 ||
-		   ((t->collision | ~collisions(objs)) & 0x7fff) == 0x7fff))
+	unsigned want = collisions(objs) & ~(unsigned)t->collision & 0x7fff;
+
+	if (!p && !want)
 		return;		/* nothing to draw, no latch left to set */
 
 	const struct line_masks *lm = line_masks(t);
@@ -401,7 +465,7 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 	if (p)
 		mask_draw(t, lm, x, n, p);
 	else
-		t->collision |= mask_collisions(lm, x, n);
+		t->collision |= mask_collisions(lm, x, n, want);
 }
 
 /* What the beam does at the end of each drawn scan line. */
@@ -474,6 +538,8 @@ static HOSTDEV void render(struct atari_tia *t, uint64_t clock, uint8_t *fb)
  * (and after a frame ended by a WSYNC write, past the clock of the write). */
 static HOSTDEV unsigned line_clock(const struct atari_tia *t, uint64_t clock)
 {
+	if (clock >= t->frame_start && clock - t->frame_start <= UINT32_MAX)
+		return (uint32_t)(clock - t->frame_start) % LINE;
 	return (unsigned)((clock % LINE + LINE - t->frame_start % LINE) % LINE);
 }
 
@@ -735,12 +801,25 @@ static HOSTDEV unsigned stale_masks(unsigned addr)
 HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 			     uint64_t cycle, uint8_t *fb)
 {
-	uint64_t clock = 3 * cycle;
-	unsigned hpos = line_clock(t, clock);
+	uint64_t clock = 3 * cycle, line = 0;
+	unsigned hpos;
 	int frame_end = 0;
 
+	/* line_clock() and frame_line() in one division, 32-bit when the
+	 * frame is not absurdly long. */
+	if (clock < t->frame_start) {
+		hpos = line_clock(t, clock);
+	} else if (clock - t->frame_start <= UINT32_MAX) {
+		uint32_t d = (uint32_t)(clock - t->frame_start);
+
+		line = d / LINE;
+		hpos = d - (uint32_t)line * LINE;
+	} else {
+		line = (clock - t->frame_start) / LINE;
+		hpos = (unsigned)((clock - t->frame_start) % LINE);
+	}
 	addr &= 0x3f;
-	if (frame_line(t, clock) > (t->pal ? MAX_LINES_PAL : MAX_LINES))
+	if (line > (t->pal ? MAX_LINES_PAL : MAX_LINES))
 		frame_end = 1;
 	/* What a write changes is drawn from its clock on: the picture is
 	 * brought up to it first, unless the write changes nothing drawn. */
