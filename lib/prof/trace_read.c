@@ -56,6 +56,8 @@ struct prof_trace_reader {
 	 * (bytes 0-7 and 3-10), and their value: the timestamps of a trace
 	 * share them, so that most take the last 8 digits only. */
 	uint64_t ts_w0, ts_w1, ts_hi;
+	/* The last pid and tid fields of up to 8 bytes, and their values. */
+	struct idcache { uint64_t w; size_t len; int64_t v; } ids[2];
 	struct core_map st;	/* interned strings: id = entry index + 1 */
 	uint32_t last_id[NCOL];	/* the id each column interned last */
 	struct prof_process *procs;
@@ -298,13 +300,18 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
  * copied to numbuf.  So the digits are read a word at a time.
  */
 #define ZEROS 0x3030303030303030ull
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LITTLE_ENDIAN_WORDS 1
+#else
+#define LITTLE_ENDIAN_WORDS 0
+#endif
 
 /* Eight ASCII digits in v (first digit in the low byte), or -1. */
 static inline int64_t digits8_word(uint64_t v)
 {
 	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull;
 
-	if ((v & hi) != ZEROS || ((v + 0x0606060606060606ull) & hi) != ZEROS)
+	if (((v & hi) ^ ZEROS) | (((v + 0x0606060606060606ull) & hi) ^ ZEROS))
 		return -1;
 	v -= ZEROS;
 	v = v * 10 + (v >> 8);
@@ -316,7 +323,7 @@ static inline int64_t digits8_word(uint64_t v)
 /* The n (1 to 8) ASCII digits at s as a number, or -1; reads s[0..7]. */
 static inline int64_t digits(const char *s, size_t n)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if LITTLE_ENDIAN_WORDS
 	unsigned pad = 8 * (8 - (unsigned)n);
 	uint64_t v;
 
@@ -350,6 +357,10 @@ static inline __attribute__((always_inline)) int parse_i64(const char *s, size_t
 		i = 1;
 	}
 	n = len - i;
+	if (n == 1 && (unsigned)(s[i] - '0') <= 9) {
+		*out = neg ? '0' - s[i] : s[i] - '0';
+		return 0;
+	}
 	if (n == 0 || n > 19)
 		return -1;
 	/* The first digits (1 to 8), then the rest 8 at a time. */
@@ -484,6 +495,32 @@ static inline __attribute__((always_inline)) int opt_i64(struct prof_trace_reade
 	return parse_i64(F(c), out);
 }
 
+/* A pid or tid (ids[k]): parse_i64, or the value of the last same field. */
+static inline __attribute__((always_inline)) int parse_id(struct prof_trace_reader *r, int k,
+							  const char *s, size_t len, int64_t *out)
+{
+	struct idcache *c = &r->ids[k];
+	uint64_t w = 0;
+
+	/* w: the field's bytes, as the low bytes of a word (little-endian). */
+	if (LITTLE_ENDIAN_WORDS && len - 1 < 8) {
+		memcpy(&w, s, 8);
+		w &= ~(uint64_t)0 >> (64 - 8 * len);
+		if (w == c->w && len == c->len) {
+			*out = c->v;
+			return 0;
+		}
+	}
+	if (parse_i64(s, len, out) < 0)
+		return -1;
+	if (LITTLE_ENDIAN_WORDS && len - 1 < 8) {
+		c->w = w;
+		c->len = len;
+		c->v = *out;
+	}
+	return 0;
+}
+
 /* The same for a timestamp. */
 static inline __attribute__((always_inline)) int opt_ts(struct prof_trace_reader *r, enum col c, int64_t *out)
 {
@@ -532,9 +569,9 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 	ev->cat = PROF_CAT_NONE;
 	ev->unclosed = 0;
 	memset(ev->reserved, 0, sizeof(ev->reserved));
-	if (parse_i64(F(COL_PID), &ev->pid) < 0)
+	if (parse_id(r, 0, F(COL_PID), &ev->pid) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad pid '%.*s'", (int)r->fldlen[COL_PID], r->fld[COL_PID]);
-	if ((ret = opt_i64(r, COL_TID, &ev->tid)) < 0)
+	if ((ret = r->fldlen[COL_TID] ? parse_id(r, 1, F(COL_TID), &ev->tid) : 1) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad tid '%.*s'", (int)r->fldlen[COL_TID], r->fld[COL_TID]);
 	if (ret == 1 && kind != PROF_KIND_GPU && kind != PROF_KIND_PROCESS &&
 	    kind != PROF_KIND_WARNING && kind != PROF_KIND_COUNTER)
