@@ -60,6 +60,7 @@ struct prof_trace_reader {
 	struct idcache { uint64_t w; size_t len; int64_t v; } ids[2];
 	struct core_map st;	/* interned strings: id = entry index + 1 */
 	uint32_t last_id[NCOL];	/* the id each column interned last */
+	uint64_t last_w[NCOL];	/* its bytes as a word, when up to 8 */
 	struct prof_process *procs;
 	size_t nprocs, capprocs, lastproc;
 	struct prof_thread *threads;
@@ -294,10 +295,10 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
 }
 
 /*
- * Integers.  Every field the reader parses as a number has 8 readable
- * bytes from its start: CSV fields lie in the CSV reader's buffer, which
- * has zeroed slack after its end (core/input.h), and JSON Lines values are
- * copied to numbuf.  So the digits are read a word at a time.
+ * Every field of up to 20 bytes has 8 readable bytes from its start: CSV
+ * fields lie in the CSV reader's buffer, which has zeroed slack after its
+ * end (core/input.h), and short JSON Lines values are copied to numbuf.
+ * So digits are read, and short fields compared, a word at a time.
  */
 #define ZEROS 0x3030303030303030ull
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -478,12 +479,22 @@ static inline int same(const char *a, const char *b, size_t n)
 static inline uint32_t intern(struct prof_trace_reader *r, enum col c)
 {
 	uint32_t id = r->last_id[c];
+	size_t len = r->fldlen[c];
+	uint64_t w = 0;
 
-	if (id && r->st.entries[id - 1].len == r->fldlen[c] &&
-	    same(r->st.entries[id - 1].key, r->fld[c], r->fldlen[c]))
+	/* A short field: compared as a word (see parse_id). */
+	if (LITTLE_ENDIAN_WORDS && len - 1 < 8) {
+		memcpy(&w, r->fld[c], 8);
+		w &= ~(uint64_t)0 >> (64 - 8 * len);
+		if (id && w == r->last_w[c] && r->st.entries[id - 1].len == len)
+			return id;
+	} else if (id && r->st.entries[id - 1].len == len &&
+		   same(r->st.entries[id - 1].key, r->fld[c], len)) {
 		return id;
-	id = strtab_intern(&r->st, r->fld[c], r->fldlen[c]);
+	}
+	id = strtab_intern(&r->st, r->fld[c], len);
 	r->last_id[c] = id;
+	r->last_w[c] = w;
 	return id;
 }
 
