@@ -272,7 +272,7 @@ static void stack_kill(struct stack *s, uint64_t serial)
 	}
 }
 
-static int heap_push(struct prof_bd_state *s, int64_t end, uint64_t serial, int type)
+static inline int heap_push(struct prof_bd_state *s, int64_t end, uint64_t serial, int type)
 {
 	size_t i;
 
@@ -349,7 +349,7 @@ static void segment(struct prof_breakdown *bd, struct prof_bd_process *p, int64_
 }
 
 /* Move the sweep of p to time t, closing the ranges that end by then. */
-static void advance(struct prof_breakdown *bd, struct prof_bd_process *p, int64_t t)
+static inline void advance(struct prof_breakdown *bd, struct prof_bd_process *p, int64_t t)
 {
 	struct prof_bd_state *s = p->state;
 

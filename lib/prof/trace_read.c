@@ -420,22 +420,29 @@ static int parse_kind(const char *s, size_t len)
 	}
 }
 
+/* Compared by length first: memcmp of a constant size is a compare. */
 static int parse_cat(const char *s, size_t len)
 {
-	static const struct { const char *name; size_t len; int cat; } cats[] = {
-		{ "python", 6, PROF_CAT_PYTHON }, { "kernel", 6, PROF_CAT_KERNEL },
-		{ "simulator", 9, PROF_CAT_SIMULATOR }, { "backend", 7, PROF_CAT_BACKEND },
-		{ "cuda_api", 8, PROF_CAT_CUDA_API }, { "wait", 4, PROF_CAT_WAIT },
-		{ "memcpy", 6, PROF_CAT_MEMCPY }, { "memset", 6, PROF_CAT_MEMSET },
-		{ "native", 6, PROF_CAT_NATIVE }, { "system", 6, PROF_CAT_SYSTEM },
-		{ "runnable", 8, PROF_CAT_RUNNABLE },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
-		if (len == cats[i].len && !memcmp(s, cats[i].name, len))
-			return cats[i].cat;
-	return -1;
+	switch (len) {
+	case 4:
+		return !memcmp(s, "wait", 4) ? PROF_CAT_WAIT : -1;
+	case 6:
+		return !memcmp(s, "python", 6) ? PROF_CAT_PYTHON :
+		       !memcmp(s, "native", 6) ? PROF_CAT_NATIVE :
+		       !memcmp(s, "system", 6) ? PROF_CAT_SYSTEM :
+		       !memcmp(s, "kernel", 6) ? PROF_CAT_KERNEL :
+		       !memcmp(s, "memcpy", 6) ? PROF_CAT_MEMCPY :
+		       !memcmp(s, "memset", 6) ? PROF_CAT_MEMSET : -1;
+	case 7:
+		return !memcmp(s, "backend", 7) ? PROF_CAT_BACKEND : -1;
+	case 8:
+		return !memcmp(s, "cuda_api", 8) ? PROF_CAT_CUDA_API :
+		       !memcmp(s, "runnable", 8) ? PROF_CAT_RUNNABLE : -1;
+	case 9:
+		return !memcmp(s, "simulator", 9) ? PROF_CAT_SIMULATOR : -1;
+	default:
+		return -1;
+	}
 }
 
 static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid)
