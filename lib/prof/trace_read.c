@@ -1,4 +1,5 @@
 #include "prof/trace_read.h"
+#include "prof/trace_read_num.h"
 #include "core/csv.h"
 #include "core/grow.h"
 #include "core/json.h"
@@ -52,12 +53,14 @@ struct prof_trace_reader {
 	int direct;
 	json_t *json;		/* the JSON Lines object being read */
 	char numbuf[NCOL][32];
-	/* The first 11 digits of the last 19-digit timestamp, as two words
-	 * (bytes 0-7 and 3-10), and their value: the timestamps of a trace
-	 * share them, so that most take the last 8 digits only. */
-	uint64_t ts_w0, ts_w1, ts_hi;
-	/* The last pid and tid fields of up to 8 bytes, and their values. */
-	struct idcache { uint64_t w; size_t len; int64_t v; } ids[2];
+	/*
+	 * Numbers and names are read a word at a time (trace_read_num.h):
+	 * every field of up to 20 bytes has 8 readable bytes from its start,
+	 * as CSV fields lie in the CSV reader's buffer, which has zeroed
+	 * slack after its end (core/input.h), and short JSON Lines values
+	 * are copied to numbuf.
+	 */
+	struct prof_num_cache nums;
 	struct core_map st;	/* interned strings: id = entry index + 1 */
 	uint32_t last_id[NCOL];	/* the id each column interned last */
 	uint64_t last_w[NCOL];	/* its bytes as a word, when up to 8 */
@@ -294,119 +297,6 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
 	return problem_msg(r, p, line, err, full);
 }
 
-/*
- * Every field of up to 20 bytes has 8 readable bytes from its start: CSV
- * fields lie in the CSV reader's buffer, which has zeroed slack after its
- * end (core/input.h), and short JSON Lines values are copied to numbuf.
- * So digits are read, and short fields compared, a word at a time.
- */
-#define ZEROS 0x3030303030303030ull
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define LITTLE_ENDIAN_WORDS 1
-#else
-#define LITTLE_ENDIAN_WORDS 0
-#endif
-
-/* Eight ASCII digits in v (first digit in the low byte), or -1. */
-static inline int64_t digits8_word(uint64_t v)
-{
-	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull;
-
-	if (((v & hi) ^ ZEROS) | (((v + 0x0606060606060606ull) & hi) ^ ZEROS))
-		return -1;
-	v -= ZEROS;
-	v = v * 10 + (v >> 8);
-	v = ((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
-	     ((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
-	return (int64_t)v;
-}
-
-/* The n (1 to 8) ASCII digits at s as a number, or -1; reads s[0..7]. */
-static inline int64_t digits(const char *s, size_t n)
-{
-#if LITTLE_ENDIAN_WORDS
-	unsigned pad = 8 * (8 - (unsigned)n);
-	uint64_t v;
-
-	/* Shift the digits to the top and fill the bytes below with '0'. */
-	memcpy(&v, s, 8);
-	return digits8_word(v << pad | (ZEROS & ~(~0ull << pad)));
-#else
-	int64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
-
-		if (d > 9)
-			return -1;
-		v = v * 10 + d;
-	}
-	return v;
-#endif
-}
-
-static inline __attribute__((always_inline)) int parse_i64(const char *s, size_t len, int64_t *out)
-{
-	size_t i = 0, n;
-	uint64_t v;
-	int64_t d;
-	int neg = 0;
-
-	if (len && s[0] == '-') {
-		neg = 1;
-		i = 1;
-	}
-	n = len - i;
-	if (n == 1 && (unsigned)(s[i] - '0') <= 9) {
-		*out = neg ? '0' - s[i] : s[i] - '0';
-		return 0;
-	}
-	if (n == 0 || n > 19)
-		return -1;
-	/* The first digits (1 to 8), then the rest 8 at a time. */
-	d = digits(s + i, ((n - 1) & 7) + 1);
-	if (d < 0)
-		return -1;
-	v = (uint64_t)d;
-	for (i += ((n - 1) & 7) + 1; i < len; i += 8) {
-		if ((d = digits(s + i, 8)) < 0)
-			return -1;
-		v = v * 100000000u + (uint64_t)d;
-	}
-	if (v > (uint64_t)INT64_MAX)
-		return -1;
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	return 0;
-}
-
-/* A timestamp: parse_i64, taking the leading digits from the last one. */
-static inline __attribute__((always_inline)) int parse_ts(struct prof_trace_reader *r,
-							  const char *s, size_t len, int64_t *out)
-{
-	uint64_t a, b, v;
-	int64_t d;
-
-	if (len != 19)
-		return parse_i64(s, len, out);
-	memcpy(&a, s, 8);
-	memcpy(&b, s + 3, 8);
-	if (a == r->ts_w0 && b == r->ts_w1) {
-		if ((d = digits(s + 11, 8)) < 0 || (v = r->ts_hi + (uint64_t)d) > (uint64_t)INT64_MAX)
-			return -1;
-		*out = (int64_t)v;
-		return 0;
-	}
-	if (parse_i64(s, len, out) < 0)
-		return -1;
-	if (*s != '-') {
-		r->ts_w0 = a;
-		r->ts_w1 = b;
-		r->ts_hi = (uint64_t)*out / 100000000 * 100000000;
-	}
-	return 0;
-}
-
 static int parse_kind(const char *s, size_t len)
 {
 	switch (len) {
@@ -489,10 +379,9 @@ static inline uint32_t intern(struct prof_trace_reader *r, enum col c)
 	size_t len = r->fldlen[c];
 	uint64_t w = 0;
 
-	/* A short field: compared as a word (see parse_id). */
-	if (LITTLE_ENDIAN_WORDS && len - 1 < 8) {
-		memcpy(&w, r->fld[c], 8);
-		w &= ~(uint64_t)0 >> (64 - 8 * len);
+	/* A short field: compared as a word. */
+	if (PROF_NUM_LE && len - 1 < 8) {
+		w = prof_num_word(r->fld[c], len);
 		if (id && w == r->last_w[c] && r->st.entries[id - 1].len == len)
 			return id;
 	} else if (id && r->st.entries[id - 1].len == len &&
@@ -510,33 +399,7 @@ static inline __attribute__((always_inline)) int opt_i64(struct prof_trace_reade
 {
 	if (!r->fldlen[c])
 		return 1;
-	return parse_i64(F(c), out);
-}
-
-/* A pid or tid (ids[k]): parse_i64, or the value of the last same field. */
-static inline __attribute__((always_inline)) int parse_id(struct prof_trace_reader *r, int k,
-							  const char *s, size_t len, int64_t *out)
-{
-	struct idcache *c = &r->ids[k];
-	uint64_t w = 0;
-
-	/* w: the field's bytes, as the low bytes of a word (little-endian). */
-	if (LITTLE_ENDIAN_WORDS && len - 1 < 8) {
-		memcpy(&w, s, 8);
-		w &= ~(uint64_t)0 >> (64 - 8 * len);
-		if (w == c->w && len == c->len) {
-			*out = c->v;
-			return 0;
-		}
-	}
-	if (parse_i64(s, len, out) < 0)
-		return -1;
-	if (LITTLE_ENDIAN_WORDS && len - 1 < 8) {
-		c->w = w;
-		c->len = len;
-		c->v = *out;
-	}
-	return 0;
+	return prof_num_i64(F(c), out);
 }
 
 /* The same for a timestamp. */
@@ -544,7 +407,7 @@ static inline __attribute__((always_inline)) int opt_ts(struct prof_trace_reader
 {
 	if (!r->fldlen[c])
 		return 1;
-	return parse_ts(r, F(c), out);
+	return prof_num_ts(&r->nums, F(c), out);
 }
 
 /*
@@ -587,9 +450,9 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 	ev->cat = PROF_CAT_NONE;
 	ev->unclosed = 0;
 	memset(ev->reserved, 0, sizeof(ev->reserved));
-	if (parse_id(r, 0, F(COL_PID), &ev->pid) < 0)
+	if (prof_num_id(&r->nums, 0, F(COL_PID), &ev->pid) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad pid '%.*s'", (int)r->fldlen[COL_PID], r->fld[COL_PID]);
-	if ((ret = r->fldlen[COL_TID] ? parse_id(r, 1, F(COL_TID), &ev->tid) : 1) < 0)
+	if ((ret = r->fldlen[COL_TID] ? prof_num_id(&r->nums, 1, F(COL_TID), &ev->tid) : 1) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad tid '%.*s'", (int)r->fldlen[COL_TID], r->fld[COL_TID]);
 	if (ret == 1 && kind != PROF_KIND_GPU && kind != PROF_KIND_PROCESS &&
 	    kind != PROF_KIND_WARNING && kind != PROF_KIND_COUNTER)
@@ -615,7 +478,7 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 	if (r->fldlen[COL_VALUE]) {
 		char *endp;
 
-		if (parse_i64(F(COL_VALUE), &v) == 0) {
+		if (prof_num_i64(F(COL_VALUE), &v) == 0) {
 			ev->value = (double)v;
 		} else {
 			char tmp[64];
