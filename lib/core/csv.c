@@ -84,26 +84,33 @@ static int grow(struct core_csv_reader *r)
 	return 0;
 }
 
-/* Bit i is set when p[i] is a comma, LF or quote (i < 32). */
-static inline uint32_t specials(const char *p)
+/*
+ * Of the 32 bytes at p: bit i of *commas is set when p[i] is a comma, of
+ * the result when it is a LF or a quote (a byte that ends a stretch of
+ * unquoted fields).
+ */
+static inline uint32_t specials(const char *p, uint32_t *commas)
 {
 #if defined(__SSE2__)
 	const __m128i comma = _mm_set1_epi8(','), lf = _mm_set1_epi8('\n');
 	const __m128i quote = _mm_set1_epi8('"');
 	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
 	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
-	__m128i ma = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, comma), _mm_cmpeq_epi8(a, lf)),
-				  _mm_cmpeq_epi8(a, quote));
-	__m128i mb = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, comma), _mm_cmpeq_epi8(b, lf)),
-				  _mm_cmpeq_epi8(b, quote));
+	__m128i sa = _mm_or_si128(_mm_cmpeq_epi8(a, lf), _mm_cmpeq_epi8(a, quote));
+	__m128i sb = _mm_or_si128(_mm_cmpeq_epi8(b, lf), _mm_cmpeq_epi8(b, quote));
 
-	return (uint32_t)_mm_movemask_epi8(ma) | (uint32_t)_mm_movemask_epi8(mb) << 16;
+	*commas = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, comma)) |
+		  (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, comma)) << 16;
+	return (uint32_t)_mm_movemask_epi8(sa) | (uint32_t)_mm_movemask_epi8(sb) << 16;
 #else
-	uint32_t m = 0;
+	uint32_t m = 0, c = 0;
 	int i;
 
-	for (i = 0; i < 32; i++)
-		m |= (uint32_t)(p[i] == ',' || p[i] == '\n' || p[i] == '"') << i;
+	for (i = 0; i < 32; i++) {
+		c |= (uint32_t)(p[i] == ',') << i;
+		m |= (uint32_t)(p[i] == '\n' || p[i] == '"') << i;
+	}
+	*commas = c;
 	return m;
 #endif
 }
@@ -173,35 +180,51 @@ static int scan(struct core_csv_reader *r, struct core_csv_row *row,
 
 	r->nq = 0;
 	for (;;) {
-		/* An unquoted stretch: the next comma, LF or quote. */
+		/*
+		 * An unquoted stretch, 32 bytes at a time: the commas before
+		 * the first LF or quote end fields, without a test per byte.
+		 */
 		for (;; s += 32) {
-			uint32_t m;
+			uint32_t m, cm;
 
 			if (s >= end)
 				goto at_end;
-			m = specials(s);
-			if ((size_t)(end - s) < 32)
+			m = specials(s, &cm);
+			if ((size_t)(end - s) < 32) {
 				m &= ((uint32_t)1 << (end - s)) - 1;
-			while (m) {
-				c = s + __builtin_ctz(m);
-				m &= m - 1;
-				if (*c == ',') {
-					ADD(f, c - f);
-					*c = '\0';
-					f = c + 1;
-				} else if (*c == '\n') {
-					e = c > f && c[-1] == '\r' ? c - 1 : c;
-					ADD(f, e - f);
-					*e = '\0';
-					in->pos = (size_t)(c + 1 - in->buf);
-					goto whole;
-				} else if (c != f) {
-					return bad_quote(r, row, c, err, r->line + nl,
-							 "a quote inside an unquoted field");
-				} else {
-					goto quoted;
-				}
+				cm &= ((uint32_t)1 << (end - s)) - 1;
 			}
+			if (m)
+				cm &= (m & -m) - 1;
+			while (cap - n < 32) {
+				if (grow(r) < 0)
+					return -ENOMEM;
+				fld = r->field;
+				flen = r->len;
+				cap = r->cap;
+			}
+			while (cm) {
+				c = s + __builtin_ctz(cm);
+				cm &= cm - 1;
+				fld[n] = f;
+				flen[n++] = (size_t)(c - f);
+				*c = '\0';
+				f = c + 1;
+			}
+			if (!m)
+				continue;
+			c = s + __builtin_ctz(m);
+			if (*c == '\n') {
+				e = c > f && c[-1] == '\r' ? c - 1 : c;
+				ADD(f, e - f);
+				*e = '\0';
+				in->pos = (size_t)(c + 1 - in->buf);
+				goto whole;
+			}
+			if (c != f)
+				return bad_quote(r, row, c, err, r->line + nl,
+						 "a quote inside an unquoted field");
+			goto quoted;
 		}
 quoted:
 		/* A quoted field: f is its opening quote. */

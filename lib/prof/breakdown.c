@@ -153,13 +153,11 @@ size_t prof_breakdown_keep(struct prof_breakdown *bd,
 	return n;
 }
 
-static struct prof_bd_process *proc_get(struct prof_breakdown *bd, int64_t pid)
+static struct prof_bd_process *proc_find(struct prof_breakdown *bd, int64_t pid)
 {
 	struct prof_bd_process *p;
 	size_t i;
 
-	if (bd->lastproc < bd->nprocs && bd->procs[bd->lastproc].pid == pid)
-		return &bd->procs[bd->lastproc];
 	for (i = 0; i < bd->nprocs; i++)
 		if (bd->procs[i].pid == pid) {
 			bd->lastproc = i;
@@ -177,14 +175,19 @@ static struct prof_bd_process *proc_get(struct prof_breakdown *bd, int64_t pid)
 	return p;
 }
 
-/* Make the tables of `p` hold key `k`. */
-static int proc_keys(struct prof_bd_process *p, size_t k)
+/* The process `pid`, made on first use; NULL when out of memory. */
+static inline struct prof_bd_process *proc_get(struct prof_breakdown *bd, int64_t pid)
+{
+	if (bd->lastproc < bd->nprocs && bd->procs[bd->lastproc].pid == pid)
+		return &bd->procs[bd->lastproc];
+	return proc_find(bd, pid);
+}
+
+static int proc_grow_keys(struct prof_bd_process *p, size_t k)
 {
 	/* Three arrays of one size: they grow alike, from the same capacity. */
 	size_t n = p->nkeys, n_phase = p->nkeys, n_calls = p->nkeys, i;
 
-	if (k < p->nkeys)
-		return 0;
 	if (CORE_GROW(p->op, n, k + 1) < 0 || CORE_GROW(p->phase, n_phase, k + 1) < 0 ||
 	    CORE_GROW(p->calls, n_calls, k + 1) < 0)
 		return -ENOMEM;
@@ -195,6 +198,12 @@ static int proc_keys(struct prof_bd_process *p, size_t k)
 	}
 	p->nkeys = n;
 	return 0;
+}
+
+/* Make the tables of `p` hold key `k`. */
+static inline int proc_keys(struct prof_bd_process *p, size_t k)
+{
+	return k < p->nkeys ? 0 : proc_grow_keys(p, k);
 }
 
 /* The key of a reader string id, made on first use. */
@@ -223,10 +232,14 @@ static const struct iv *stack_top(const struct stack *s)
 	return s->n ? &s->v[s->n - 1] : NULL;
 }
 
-static void stack_kill(struct stack *s, uint64_t serial)
+/* The index of the interval `serial`, or where it would be. */
+static inline size_t stack_find(const struct stack *s, uint64_t serial)
 {
-	size_t lo = 0, hi = s->n, i, j;
+	size_t lo = 0, hi = s->n;
 
+	/* Mostly the innermost interval ends first. */
+	if (s->n && s->v[s->n - 1].serial == serial)
+		return s->n - 1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -235,6 +248,13 @@ static void stack_kill(struct stack *s, uint64_t serial)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static void stack_kill(struct stack *s, uint64_t serial)
+{
+	size_t lo = stack_find(s, serial), i, j;
+
 	if (lo >= s->n || s->v[lo].serial != serial || s->v[lo].dead)
 		return;
 	s->v[lo].dead = 1;
@@ -252,7 +272,7 @@ static void stack_kill(struct stack *s, uint64_t serial)
 	}
 }
 
-static int heap_push(struct prof_bd_state *s, int64_t end, uint64_t serial, int type)
+static inline int heap_push(struct prof_bd_state *s, int64_t end, uint64_t serial, int type)
 {
 	size_t i;
 
@@ -329,7 +349,7 @@ static void segment(struct prof_breakdown *bd, struct prof_bd_process *p, int64_
 }
 
 /* Move the sweep of p to time t, closing the ranges that end by then. */
-static void advance(struct prof_breakdown *bd, struct prof_bd_process *p, int64_t t)
+static inline void advance(struct prof_breakdown *bd, struct prof_bd_process *p, int64_t t)
 {
 	struct prof_bd_state *s = p->state;
 

@@ -332,7 +332,7 @@ int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
 			tee = NULL;
 			no_restart = 1;
 		}
-		if (have && prof_ev_cmp(&prev, &ev) > 0) {
+		if (have && ev.start <= prev.start && prof_ev_cmp(&prev, &ev) > 0) {
 			if (no_restart) {
 				ret = core_error_set(err, -EBADMSG, "'%s': line %lld: out of time order, "
 						     "though its meta row '%s' says it is in order",
@@ -347,7 +347,11 @@ int prof_report_scan(FILE *fp, const char *name, int read_flags, size_t chunk,
 		}
 		if (stats)
 			stats->events++;
-		prev = ev;
+		/* What prof_ev_cmp looks at. */
+		prev.start = ev.start;
+		prev.end = ev.end;
+		prev.value = ev.value;
+		prev.line = ev.line;
 		have = 1;
 	}
 	if (ret < 0)

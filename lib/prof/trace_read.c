@@ -1,4 +1,5 @@
 #include "prof/trace_read.h"
+#include "prof/trace_read_num.h"
 #include "core/csv.h"
 #include "core/grow.h"
 #include "core/json.h"
@@ -41,15 +42,28 @@ struct prof_trace_reader {
 	size_t headlen, headcap, headpos;
 	struct core_csv_reader *csv;
 	struct core_jsonl_reader *jsonl;
-	/* Fields of the current record. */
-	const char *fld[NCOL];
-	size_t fldlen[NCOL];
+	/* Fields of the current record: the CSV row's own arrays when its
+	 * header is PROF_TRACE_HEADER (direct), else copied to own. */
+	const char *const *fld;
+	const size_t *fldlen;
+	const char *own[NCOL];
+	size_t ownlen[NCOL];
 	int col[NCOL];		/* CSV column of each known field, -1 */
 	size_t ncols;		/* columns of the header */
+	int direct;
 	json_t *json;		/* the JSON Lines object being read */
 	char numbuf[NCOL][32];
+	/*
+	 * Numbers and names are read a word at a time (trace_read_num.h):
+	 * every field of up to 20 bytes has 8 readable bytes from its start,
+	 * as CSV fields lie in the CSV reader's buffer, which has zeroed
+	 * slack after its end (core/input.h), and short JSON Lines values
+	 * are copied to numbuf.
+	 */
+	struct prof_num_cache nums;
 	struct core_map st;	/* interned strings: id = entry index + 1 */
 	uint32_t last_id[NCOL];	/* the id each column interned last */
+	uint64_t last_w[NCOL];	/* its bytes as a word, when up to 8 */
 	struct prof_process *procs;
 	size_t nprocs, capprocs, lastproc;
 	struct prof_thread *threads;
@@ -160,6 +174,8 @@ int prof_trace_reader_new2(struct prof_trace_reader **out, FILE *first,
 	r->src[1] = fp;
 	r->flags = flags;
 	r->lastproc = (size_t)-1;
+	r->fld = r->own;
+	r->fldlen = r->ownlen;
 	for (i = 0; i < NCOL; i++)
 		r->col[i] = -1;
 	*out = r;
@@ -281,68 +297,6 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
 	return problem_msg(r, p, line, err, full);
 }
 
-/* Eight ASCII digits at s as a number, or -1 when one is not a digit. */
-static inline int64_t digits8(const char *s)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, zeros = 0x3030303030303030ull;
-	uint64_t v;
-
-	memcpy(&v, s, 8);
-	if ((v & hi) != zeros || ((v + 0x0606060606060606ull) & hi) != zeros)
-		return -1;
-	v -= zeros;
-	v = v * 10 + (v >> 8);
-	v = ((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
-	     ((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
-	return (int64_t)v;
-#else
-	int64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
-
-		if (d > 9)
-			return -1;
-		v = v * 10 + d;
-	}
-	return v;
-#endif
-}
-
-static inline __attribute__((always_inline)) int parse_i64(const char *s, size_t len, int64_t *out)
-{
-	uint64_t v = 0;
-	size_t i = 0;
-	int neg = 0;
-
-	if (len && s[0] == '-') {
-		neg = 1;
-		i = 1;
-	}
-	if (i == len || len - i > 19)
-		return -1;
-	for (; len - i >= 8; i += 8) {
-		int64_t d = digits8(s + i);
-
-		if (d < 0)
-			return -1;
-		v = v * 100000000u + (uint64_t)d;
-	}
-	for (; i < len; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
-
-		if (d > 9)
-			return -1;
-		v = v * 10 + d;
-	}
-	if (v > (uint64_t)INT64_MAX)
-		return -1;
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	return 0;
-}
-
 static int parse_kind(const char *s, size_t len)
 {
 	switch (len) {
@@ -356,22 +310,29 @@ static int parse_kind(const char *s, size_t len)
 	}
 }
 
+/* Compared by length first: memcmp of a constant size is a compare. */
 static int parse_cat(const char *s, size_t len)
 {
-	static const struct { const char *name; size_t len; int cat; } cats[] = {
-		{ "python", 6, PROF_CAT_PYTHON }, { "kernel", 6, PROF_CAT_KERNEL },
-		{ "simulator", 9, PROF_CAT_SIMULATOR }, { "backend", 7, PROF_CAT_BACKEND },
-		{ "cuda_api", 8, PROF_CAT_CUDA_API }, { "wait", 4, PROF_CAT_WAIT },
-		{ "memcpy", 6, PROF_CAT_MEMCPY }, { "memset", 6, PROF_CAT_MEMSET },
-		{ "native", 6, PROF_CAT_NATIVE }, { "system", 6, PROF_CAT_SYSTEM },
-		{ "runnable", 8, PROF_CAT_RUNNABLE },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
-		if (len == cats[i].len && !memcmp(s, cats[i].name, len))
-			return cats[i].cat;
-	return -1;
+	switch (len) {
+	case 4:
+		return !memcmp(s, "wait", 4) ? PROF_CAT_WAIT : -1;
+	case 6:
+		return !memcmp(s, "python", 6) ? PROF_CAT_PYTHON :
+		       !memcmp(s, "native", 6) ? PROF_CAT_NATIVE :
+		       !memcmp(s, "system", 6) ? PROF_CAT_SYSTEM :
+		       !memcmp(s, "kernel", 6) ? PROF_CAT_KERNEL :
+		       !memcmp(s, "memcpy", 6) ? PROF_CAT_MEMCPY :
+		       !memcmp(s, "memset", 6) ? PROF_CAT_MEMSET : -1;
+	case 7:
+		return !memcmp(s, "backend", 7) ? PROF_CAT_BACKEND : -1;
+	case 8:
+		return !memcmp(s, "cuda_api", 8) ? PROF_CAT_CUDA_API :
+		       !memcmp(s, "runnable", 8) ? PROF_CAT_RUNNABLE : -1;
+	case 9:
+		return !memcmp(s, "simulator", 9) ? PROF_CAT_SIMULATOR : -1;
+	default:
+		return -1;
+	}
 }
 
 static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid)
@@ -394,16 +355,42 @@ static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid
 
 #define F(c) r->fld[c], r->fldlen[c]
 
+/* Whether the n bytes at a and b are equal: names are short, no call. */
+static inline int same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	while (n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
+
 /* Rows of a thread repeat their names: the column's last string first. */
-static uint32_t intern(struct prof_trace_reader *r, enum col c)
+static inline uint32_t intern(struct prof_trace_reader *r, enum col c)
 {
 	uint32_t id = r->last_id[c];
+	size_t len = r->fldlen[c];
+	uint64_t w = 0;
 
-	if (id && r->st.entries[id - 1].len == r->fldlen[c] &&
-	    !memcmp(r->st.entries[id - 1].key, r->fld[c], r->fldlen[c]))
+	/* A short field: compared as a word. */
+	if (PROF_NUM_LE && len - 1 < 8) {
+		w = prof_num_word(r->fld[c], len);
+		if (id && w == r->last_w[c] && r->st.entries[id - 1].len == len)
+			return id;
+	} else if (id && r->st.entries[id - 1].len == len &&
+		   same(r->st.entries[id - 1].key, r->fld[c], len)) {
 		return id;
-	id = strtab_intern(&r->st, r->fld[c], r->fldlen[c]);
+	}
+	id = strtab_intern(&r->st, r->fld[c], len);
 	r->last_id[c] = id;
+	r->last_w[c] = w;
 	return id;
 }
 
@@ -412,7 +399,15 @@ static inline __attribute__((always_inline)) int opt_i64(struct prof_trace_reade
 {
 	if (!r->fldlen[c])
 		return 1;
-	return parse_i64(F(c), out);
+	return prof_num_i64(F(c), out);
+}
+
+/* The same for a timestamp. */
+static inline __attribute__((always_inline)) int opt_ts(struct prof_trace_reader *r, enum col c, int64_t *out)
+{
+	if (!r->fldlen[c])
+		return 1;
+	return prof_num_ts(&r->nums, F(c), out);
 }
 
 /*
@@ -443,26 +438,32 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 		r->nmeta++;
 		return 0;
 	}
-	memset(ev, 0, sizeof(*ev));
-	ev->kind = (uint8_t)kind;
+	/* Field by field, as a memset of the whole costs more. */
+	ev->start = ev->end = 0;
+	ev->tid = 0;
 	ev->line = line;
-	ev->stream = -1;
+	ev->value = 0;
+	ev->stream = ev->correlation = -1;
+	ev->name = ev->domain = ev->detail = 0;
 	ev->device = -1;
-	ev->correlation = -1;
-	if (parse_i64(F(COL_PID), &ev->pid) < 0)
+	ev->kind = (uint8_t)kind;
+	ev->cat = PROF_CAT_NONE;
+	ev->unclosed = 0;
+	memset(ev->reserved, 0, sizeof(ev->reserved));
+	if (prof_num_id(&r->nums, 0, F(COL_PID), &ev->pid) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad pid '%.*s'", (int)r->fldlen[COL_PID], r->fld[COL_PID]);
-	if ((ret = opt_i64(r, COL_TID, &ev->tid)) < 0)
+	if ((ret = r->fldlen[COL_TID] ? prof_num_id(&r->nums, 1, F(COL_TID), &ev->tid) : 1) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad tid '%.*s'", (int)r->fldlen[COL_TID], r->fld[COL_TID]);
 	if (ret == 1 && kind != PROF_KIND_GPU && kind != PROF_KIND_PROCESS &&
 	    kind != PROF_KIND_WARNING && kind != PROF_KIND_COUNTER)
 		BAD(PROF_PROB_MALFORMED, "%s row without tid", prof_kind_name(kind));
 	if (!(pr = process_get(r, ev->pid)))
 		return -ENOMEM;
-	if ((ret = opt_i64(r, COL_START, &ev->start)) < 0)
+	if ((ret = opt_ts(r, COL_START, &ev->start)) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad start_ns '%.*s'", (int)r->fldlen[COL_START], r->fld[COL_START]);
 	if (ret == 1 && kind != PROF_KIND_PROCESS && kind != PROF_KIND_THREAD)
 		BAD(PROF_PROB_MALFORMED, "%s row without start_ns", prof_kind_name(kind));
-	if ((hasend = opt_i64(r, COL_END, &ev->end)) < 0)
+	if ((hasend = opt_ts(r, COL_END, &ev->end)) < 0)
 		BAD(PROF_PROB_MALFORMED, "bad end_ns '%.*s'", (int)r->fldlen[COL_END], r->fld[COL_END]);
 	hasend = !hasend;
 	if (!hasend && (kind == PROF_KIND_OP || kind == PROF_KIND_PHASE ||
@@ -477,7 +478,7 @@ static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 	if (r->fldlen[COL_VALUE]) {
 		char *endp;
 
-		if (parse_i64(F(COL_VALUE), &v) == 0) {
+		if (prof_num_i64(F(COL_VALUE), &v) == 0) {
 			ev->value = (double)v;
 		} else {
 			char tmp[64];
@@ -579,6 +580,8 @@ static int read_header(struct prof_trace_reader *r, struct core_error *err)
 			if (!strcmp(row.field[i], col_names[c]) && r->col[c] < 0)
 				r->col[c] = (int)i;
 	r->ncols = row.n;
+	for (c = 0, r->direct = 1; c < NCOL; c++)
+		r->direct &= r->col[c] == c;
 	if (r->col[COL_KIND] < 0 || r->col[COL_PID] < 0 || r->col[COL_START] < 0 ||
 	    r->col[COL_END] < 0)
 		return core_error_set(err, -EBADMSG,
@@ -616,11 +619,16 @@ static int read_csv(struct prof_trace_reader *r, struct prof_ev *ev, struct core
 				return ret;
 			continue;
 		}
-		for (c = 0; c < NCOL; c++) {
-			int k = r->col[c];
+		if (r->direct) {
+			r->fld = (const char *const *)row.field;
+			r->fldlen = row.len;
+		} else {
+			for (c = 0; c < NCOL; c++) {
+				int k = r->col[c];
 
-			r->fld[c] = k >= 0 ? row.field[k] : "";
-			r->fldlen[c] = k >= 0 ? row.len[k] : 0;
+				r->own[c] = k >= 0 ? row.field[k] : "";
+				r->ownlen[c] = k >= 0 ? row.len[k] : 0;
+			}
 		}
 		if ((ret = convert(r, row.line, ev, err)) != 0)
 			return ret;
@@ -654,19 +662,25 @@ static int read_jsonl(struct prof_trace_reader *r, struct prof_ev *ev, struct co
 		for (c = 0; c < NCOL; c++) {
 			json_t *v = json_object_get(r->json, col_names[c]);
 
-			r->fld[c] = "";
-			r->fldlen[c] = 0;
+			r->own[c] = "";
+			r->ownlen[c] = 0;
 			if (json_is_string(v)) {
-				r->fld[c] = json_string_value(v);
-				r->fldlen[c] = json_string_length(v);
+				r->own[c] = json_string_value(v);
+				r->ownlen[c] = json_string_length(v);
+				/* A short one may be a number: 8 bytes must be readable. */
+				if (r->ownlen[c] < sizeof(r->numbuf[c]) - 8) {
+					memcpy(r->numbuf[c], r->own[c], r->ownlen[c]);
+					r->numbuf[c][r->ownlen[c]] = '\0';
+					r->own[c] = r->numbuf[c];
+				}
 			} else if (json_is_integer(v)) {
-				r->fldlen[c] = (size_t)snprintf(r->numbuf[c], sizeof(r->numbuf[c]),
+				r->ownlen[c] = (size_t)snprintf(r->numbuf[c], sizeof(r->numbuf[c]),
 								"%lld", (long long)json_integer_value(v));
-				r->fld[c] = r->numbuf[c];
+				r->own[c] = r->numbuf[c];
 			} else if (json_is_real(v)) {
-				r->fldlen[c] = (size_t)snprintf(r->numbuf[c], sizeof(r->numbuf[c]),
+				r->ownlen[c] = (size_t)snprintf(r->numbuf[c], sizeof(r->numbuf[c]),
 								"%.17g", json_real_value(v));
-				r->fld[c] = r->numbuf[c];
+				r->own[c] = r->numbuf[c];
 			} else if (v && !json_is_null(v)) {
 				ret = problem(r, PROF_PROB_MALFORMED, line, err, "bad value for '%s'",
 					      col_names[c]);

@@ -57,6 +57,8 @@ struct prof_ev {
 	uint8_t kind;		/* enum prof_kind */
 	uint8_t cat;		/* enum prof_category */
 	uint8_t unclosed;	/* op or phase that the process outlived */
+	uint8_t reserved[5];	/* zero: no padding, so that copies written
+				 * to temporary files are fully defined */
 };
 
 /* Classes of bad input. */

@@ -82,6 +82,29 @@ static void check_read(const char *text, const char *want, const char *what)
 	free(got);
 }
 
+/*
+ * Records of many short fields: every byte of a 32-byte stretch may end a
+ * field, and the field arrays grow while a stretch is split.
+ */
+static void check_dense(void)
+{
+	const char *tail = ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,";
+	char text[1024], want[4096];
+	size_t t = 0, w = 0, i;
+
+	for (i = 0; i < 300; i++)
+		t += (size_t)snprintf(text + t, sizeof(text) - t, "%s", i % 7 ? "," : ",x");
+	t += (size_t)snprintf(text + t, sizeof(text) - t, ",\"q,\"%s\n", tail);
+	for (i = 0; i <= 300; i++)
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "%s[%s]", i ? "|" : "",
+				      i && i % 7 == 1 ? "x" : "");
+	w += (size_t)snprintf(want + w, sizeof(want) - w, "|[q,]");
+	for (i = 0; i < strlen(tail); i++)
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "|[]");
+	snprintf(want + w, sizeof(want) - w, ";1\n");
+	check_read(text, want, "hundreds of short fields, then a quoted one and more commas");
+}
+
 static void test_reading(void)
 {
 	check_read("a,b,c\n1,2,3\n", "[a]|[b]|[c];1\n[1]|[2]|[3];2\n", "plain rows");
@@ -111,6 +134,7 @@ static void test_reading(void)
 	check_read("a,\xef\xbb\xbf\n", "[a]|[\xef\xbb\xbf];1\n", "only at the very start");
 	check_read("", "", "empty input");
 	check_read("\n\n", "", "only blank lines");
+	check_dense();
 }
 
 static void check_error(const char *text, long line, const char *what)

@@ -159,6 +159,67 @@ static void test_reader(void)
 	fclose(fp);
 }
 
+/* Read `t` (CSV or JSON Lines); the events' fields as "pid tid start end value name;" */
+static char *read_events(const char *t, uint64_t *malformed)
+{
+	FILE *fp = fmemopen((void *)t, strlen(t), "r");
+	struct prof_trace_reader *r;
+	struct prof_ev ev;
+	struct core_error err = CORE_ERROR_INIT;
+	static char out[4096];
+	size_t len = 0;
+
+	out[0] = '\0';
+	prof_trace_reader_new(&r, fp, "t", 0, &err);
+	while (prof_trace_read(r, &ev, &err) > 0 && len < sizeof(out) - 200)
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "%lld %lld %lld %lld %g %s;",
+					(long long)ev.pid, (long long)ev.tid, (long long)ev.start,
+					(long long)ev.end, ev.value, prof_trace_str(r, ev.name));
+	*malformed = prof_trace_problems(r)->count[PROF_PROB_MALFORMED];
+	prof_trace_reader_free(r);
+	fclose(fp);
+	return out;
+}
+
+/*
+ * Numbers and names that repeat those of the row before are read from
+ * what the reader kept of it: the values must be those of the text.
+ */
+static void test_numbers(void)
+{
+	const char *t = HDR
+		"op,7,8,1700000000123456789,1700000000123456799,ab,,,,,,0,\n"
+		"op,70,8,1700000000123456800,1700000000223456801,abc,,,,,,-5,\n"
+		"op,7,08,1700000000223456802,1700000000223456803,ab,,,,,,9,\n"
+		"op,7,8,17000000002234568x4,1700000000223456805,ab,,,,,,,\n"
+		"op,7,8,9223372036854775806,9223372036854775807,abcdefgh,,,,,,,\n"
+		"op,7,8,9223372036854775807,9223372036899999999,abcdefgh,,,,,,,\n"
+		"op,12345678,123456789,-123456789012345678,-123456789012345677,abcdefghi,,,,,,,\n"
+		"op,12345678,123456789,-123456789012345679,-123456789012345670,abcdefgh,,,,,,x,\n"
+		"op,12345678,123456789,-123456789012345679,-123456789012345670,abcdefgh,,,,,,12,\n"
+		"op,1234567,12345678,1,22,ab,,,,,,,\n";
+	const char *j =
+		"{\"kind\":\"op\",\"pid\":\"7\",\"tid\":\"8\",\"start_ns\":\"5\",\"end_ns\":9,\"name\":\"n\",\"value\":\"-3\"}\n"
+		"{\"kind\":\"op\",\"pid\":\"7x\",\"tid\":8,\"start_ns\":5,\"end_ns\":9,\"name\":\"n\"}\n"
+		"{\"kind\":\"op\",\"pid\":7,\"tid\":8,\"start_ns\":\"1700000000123456789\",\"end_ns\":\"1700000000123456790\",\"name\":\"n\"}\n";
+	uint64_t bad;
+
+	TEST_EQ_STR(read_events(t, &bad),
+		    "7 8 1700000000123456789 1700000000123456799 0 ab;"
+		    "70 8 1700000000123456800 1700000000223456801 -5 abc;"
+		    "7 8 1700000000223456802 1700000000223456803 9 ab;"
+		    "7 8 9223372036854775806 9223372036854775807 0 abcdefgh;"
+		    "12345678 123456789 -123456789012345678 -123456789012345677 0 abcdefghi;"
+		    "12345678 123456789 -123456789012345679 -123456789012345670 12 abcdefgh;"
+		    "1234567 12345678 1 22 0 ab;",
+		    "CSV: repeated numbers and names read right");
+	TEST_EQ_LONG(bad, 3, "CSV: a bad digit, a timestamp past INT64_MAX and a bad value are malformed");
+	TEST_EQ_STR(read_events(j, &bad),
+		    "7 8 5 9 -3 n;7 8 1700000000123456789 1700000000123456790 0 n;",
+		    "JSON Lines: numbers in strings");
+	TEST_EQ_LONG(bad, 1, "JSON Lines: a bad pid is malformed");
+}
+
 static void test_duration(void)
 {
 	int64_t ns = 0;
@@ -193,6 +254,7 @@ int main(void)
 	test_same_start();
 	test_runs();
 	test_reader();
+	test_numbers();
 	test_duration();
 	test_human();
 	return test_done();
