@@ -125,9 +125,7 @@ static HOSTDEV void env_soft_reset(struct atari_env *e, const struct atari_rom *
 /* The RAM value that shows the environment's mode is selected. */
 static HOSTDEV int env_mode_value(const struct atari_env *e, const struct atari_game *g)
 {
-	if (g->mode_mul < 0)
-		return (e->mode / 10) << 4 | e->mode % 10;
-	return g->mode_value + ((int)e->mode - atari_game_default_mode(g)) * g->mode_mul;
+	return atari_game_mode_value(g, e->mode);
 }
 
 static HOSTDEV int env_mode_ok(const struct atari_env *e, const struct atari_game *g)
@@ -180,7 +178,7 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 			env_press_select(e, rom, g, cfg, g->first_select, fb);
 		for (int t = 0; t < MODE_TRIES && !env_mode_ok(e, g); t++)
 			env_press_select(e, rom, g, cfg, g->select_frames, fb);
-		atari_game_mode_selected(g, &e->gs);
+		atari_game_mode_selected(g, e->mode, &e->gs);
 		env_soft_reset(e, rom, g, cfg, fb);
 	}
 	env_soft_reset(e, rom, g, cfg, fb);

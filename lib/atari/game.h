@@ -109,7 +109,9 @@ int atari_game_modes(const struct atari_game *g, int *out, int max);
 /* The game's valid difficulties (ALE's getAvailableDifficulties); as above. */
 int atari_game_difficulties(const struct atari_game *g, int *out, int max);
 
-/* 1 when mode m (ATARI_MODE_DEFAULT: always) / difficulty d is valid for g. */
+/* 1 when mode m (ATARI_MODE_DEFAULT: always) / difficulty d is valid for g.
+ * Difficulty 0 is always valid: ALE starts every game with both switches
+ * at B, even one whose list lacks 0 (Backgammon lists only 3). */
 int atari_game_mode_valid(const struct atari_game *g, int m);
 int atari_game_difficulty_valid(const struct atari_game *g, int d);
 
@@ -145,8 +147,12 @@ const struct atari_game *atari_game_by_name(const char *name);
 /* ALE's RomSettings::reset(). */
 HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_state *s);
 
-/* ALE's setMode() has selected the mode (some games note it). */
-HOSTDEV void atari_game_mode_selected(const struct atari_game *g, struct atari_game_state *s);
+/* ALE's setMode() has selected `mode` (some games note it). */
+HOSTDEV void atari_game_mode_selected(const struct atari_game *g, int mode,
+				      struct atari_game_state *s);
+
+/* The value of RAM[g->mode_addr] that shows `mode` is selected. */
+HOSTDEV int atari_game_mode_value(const struct atari_game *g, int mode);
 
 /* ALE's RomSettings::step(): update from RAM after a frame. */
 HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,

@@ -67,6 +67,14 @@ static void test_modes(void)
 	TEST_OK(atari_game_modes(&atari_games[0], v, 16) == 1 && v[0] == 0 &&
 		atari_game_difficulties(&atari_games[0], v, 16) == 1,
 		"modes: an unknown ROM has mode 0 and difficulty 0 only");
+	g = atari_game_by_name("backgammon");
+	TEST_OK(g && atari_game_difficulties(g, v, 16) == 1 && v[0] == 3 &&
+		atari_game_difficulty_valid(g, 0) && !atari_game_difficulty_valid(g, 1),
+		"difficulties: Backgammon lists only 3; 0, the power-on setting, is accepted");
+	g = atari_game_by_name("video_checkers");
+	TEST_OK(g && atari_game_mode_value(g, 9) == 9 && atari_game_mode_value(g, 11) == 17 &&
+		atari_game_mode_value(g, 19) == 25,
+		"modes: Video Checkers' reverse modes 11-19 are 17-25 in RAM");
 }
 
 /* A batch refuses a mode or difficulty its game does not have. */
