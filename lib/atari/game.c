@@ -20,7 +20,8 @@ enum {
 	G_TURMOIL, G_MARIO_BROS, G_HAUNTED_HOUSE, G_OTHELLO, G_SURROUND, G_ET, G_PACMAN,
 	G_BASIC_MATH, G_FLAG_CAPTURE, G_HUMAN_CANNONBALL, G_LOST_LUGGAGE, G_SPACE_WAR,
 	G_HANGMAN, G_TIC_TAC_TOE_3D, G_VIDEO_CHESS, G_CASINO, G_BACKGAMMON, G_VIDEO_CHECKERS,
-	G_ADVENTURE,
+	G_ADVENTURE, G_WORD_ZAPPER, G_VIDEO_CUBE, G_KLAX, G_DOUBLE_DUNK,
+	G_PITFALL2,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -71,6 +72,9 @@ static const uint8_t modes_m0to4[] = { 0, 1, 2, 3, 4 };
 static const uint8_t modes_casino[] = { 0, 2, 3 };
 static const uint8_t modes_video_checkers[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16,
 						17, 18, 19 };
+static const uint8_t modes_m0to23[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+					16, 17, 18, 19, 20, 21, 22, 23 };
+static const uint8_t modes_m0to15[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
 static const uint8_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
 #define MODES(n) modes_##n, (int)sizeof(modes_##n), 0	/* default: modes_##n[0] */
 static const uint8_t modes_pong[] = { 0, 1 };
@@ -439,9 +443,26 @@ const struct atari_game atari_games[] = {
 	   G_VIDEO_CHECKERS, ATARI_JOYSTICK, 34, 210, A(FIRE) | A(UPRIGHT) | A(UPLEFT) |
 	   A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0, 0, 1, 0xf6, 1, -1, 0, 1, 0,
 	   MODES(video_checkers), 1, D0, 0, 0, 0, 1),
+	/* The level is bits 1-2 of $DD; SELECT is held a random time (-1). */
 	XG("adventure", "Adventure", "4b27f5397c442d25f0c418ccdacf1926", G_ADVENTURE,
-	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, 0xdd, 0, -1, 0, 2, 0,
-	   MODES(m012), 2, D0123, 0, 0, 0, 1),
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, 0xdd, 0, -1, 0, -1, 0,
+	   MODES(m012), 1, D0123, 0, 0, 0, 1),
+	XG("word_zapper", "Word Zapper", "ec3beb6d8b5689e867bafb5d5f507491", G_WORD_ZAPPER,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_NOOP, 486, ATARI_FIRE, 1, 1, 0xdb, 0, -1,
+	   0, 2, 0, MODES(m0to23), 1, D0123, 0, 0, 0, 1),
+	/* ALE's modes 0-2 are game variations 1, 3 and 9 (RAM 0, 2, 8); its modes
+	 * of 100 and more, which also choose a cube, are not listed here. */
+	XG("video_cube", "Atari Video Cube", "3f540a30fdee0b20aed7288e4a5ea528", G_VIDEO_CUBE,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_NOOP, 61, ATARI_FIRE, 1, 1, 0xfb, 0, -1,
+	   0, 2, 0, MODES(m012), 0, D01, 0, 0, 0, 1),
+	/* The score, the misses and the mode are in the cartridge's RAM. */
+	XG("klax", "Klax", "eed9eaf1a0b6a2b9bc4c8032cb43e3fb", G_KLAX, ATARI_JOYSTICK, 34, 210,
+	   ALL_ACTIONS, ATARI_FIRE, 1, ATARI_NOOP, 1, 1, 0xf0ea, 0, -1, 0, 2, 0, MODES(m012), 1,
+	   D0, 0, 0, 0, 1),
+	/* Modes: bits 0-3 turn on four options of the game's menu (-2: a menu). */
+	XG("double_dunk", "Double Dunk", "368d88a6c071caba60b4f778615aae94", G_DOUBLE_DUNK,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_UPFIRE, 1, 0, 0, 0, 0x80, 0, -1, 0, -2, 0,
+	   MODES(m0to15), 1, D0, 0, 0, 0, 1),
 };
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
 
@@ -523,10 +544,12 @@ HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_stat
 			 g->id == G_OTHELLO) ? 0 : 2;
 	if (g->id == G_PITFALL)
 		s->score = 2000;
-	if (g->id == G_HANGMAN)
+	if (g->id == G_HANGMAN || g->id == G_VIDEO_CUBE)
 		s->last_lives = -1;
 	if (g->id == G_PRIVATE_EYE)
 		s->score = 1000;
+	if (g->id == G_PITFALL2)
+		s->score = 4000;
 }
 
 HOSTDEV void atari_game_mode_selected(const struct atari_game *g, int mode,
@@ -544,7 +567,82 @@ HOSTDEV int atari_game_mode_value(const struct atari_game *g, int mode)
 		return (mode / 10) << 4 | mode % 10;
 	if (g->id == G_VIDEO_CHECKERS && mode >= 11)
 		return mode + 6;
+	if (g->id == G_VIDEO_CUBE)	/* variations 1, 3 and 9 */
+		return mode == 0 ? 0 : mode == 1 ? 2 : 8;
 	return g->mode_value + (mode - atari_game_default_mode(g)) * g->mode_mul;
+}
+
+HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8_t *ram,
+			       const uint8_t *cart_ram)
+{
+	int v = g->mode_addr > 0xff ? cart_ram[g->mode_addr & 0x7f] : ram[g->mode_addr & 0x7f];
+	int want = atari_game_mode_value(g, mode);
+
+	if (g->id == G_VIDEO_CUBE)	/* the top bits hold something else */
+		v &= 0x1f;
+	if (g->id == G_ADVENTURE)
+		v = (v >> 1) & 3;
+	if (g->mode_addr2 == g->mode_addr)	/* either value */
+		return v == want || v == want - g->mode_value + g->mode_value2;
+	return v == want &&
+	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
+}
+
+/* Double Dunk's menu: the option bit (in $80) each step sets, 0 for a
+ * step down to the next line of the menu (which $B0 shows). */
+static const uint8_t dunk_menu[] = { 0, 0, 0x08, 0, 0x10, 0, 0x04, 0, 0x20 };
+
+HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const uint8_t *ram,
+				   int st[3])
+{
+	for (;;) {
+		int op = st[0], bit, on;
+
+		if (st[1]) {		/* each move is followed by a NOOP step */
+			st[1] = 0;
+			return ATARI_NOOP;
+		}
+		if (op == (int)sizeof(dunk_menu))
+			break;
+		if (op > (int)sizeof(dunk_menu))
+			return op == (int)sizeof(dunk_menu) + 1 ? (st[0]++, ATARI_UPFIRE) :
+			       op == (int)sizeof(dunk_menu) + 2 ? (st[0]++, ATARI_NOOP) : -1;
+		bit = dunk_menu[op];
+		if (bit == 0) {		/* down until the line changes */
+			if (st[2] >= 0 && (int)ram[0xb0 & 0x7f] != st[2]) {
+				st[0]++;
+				st[2] = -1;
+				continue;
+			}
+			if (st[2] < 0)
+				st[2] = ram[0xb0 & 0x7f];
+			st[1] = 1;
+			return ATARI_DOWN;
+		}
+		on = (mode >> ((op - 2) / 2)) & 1;	/* ops 2, 4, 6, 8: mode bits 0-3 */
+		if (((ram[0x80 & 0x7f] & bit) == bit) == on) {
+			st[0]++;
+			continue;
+		}
+		st[1] = 1;
+		return on ? ATARI_RIGHT : ATARI_LEFT;
+	}
+	st[0]++;
+	return -2;		/* the console's reset, then UPFIRE and NOOP steps */
+}
+
+HOSTDEV int atari_game_start_action(const struct atari_game *g, int i)
+{
+	if (i < g->n_start_actions)
+		return g->start_action;
+	i -= g->n_start_actions;
+	if (i < g->n_start_actions2)
+		return g->start_action2;
+	i -= g->n_start_actions2;
+	/* Word Zapper and Video Cube wait two frames after pressing FIRE */
+	if ((g->id == G_WORD_ZAPPER || g->id == G_VIDEO_CUBE) && i < 2)
+		return ATARI_NOOP;
+	return -1;
 }
 
 /* ALE's getDecimalScore with one, two or three BCD bytes. */
@@ -578,7 +676,7 @@ static HOSTDEV void set_score(struct atari_game_state *s, int score)
 }
 
 HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
-			     struct atari_game_state *s)
+			     const uint8_t *cart_ram, struct atari_game_state *s)
 {
 	int score, v;
 
@@ -1303,6 +1401,57 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		if (RAM(0xb9) == 0x12)		/* the chalice in the yellow castle */
 			s->reward = 1;
 		s->terminal = RAM(0xe0) == 2 || RAM(0xb9) == 0x12;
+		break;
+	case G_WORD_ZAPPER:
+		if (bcd1(ram, 0xcf) > 0) {	/* the clock runs: the state is valid */
+			score = 2 - (int8_t)RAM(0xdc);	/* rounds won */
+			set_score(s, score);
+			s->terminal = score == 3 || bcd1(ram, 0xde) == 0;
+		}
+		break;
+	case G_VIDEO_CUBE: {
+		/* score: the faces of one colour; last_lives: the timer */
+		int faces = 0, timer = RAM(0xdb), timed_out;
+
+		for (int f = 0; f < 6; f++) {
+			int a = 0xa0 + 9 * f, b = 1;
+
+			while (b < 9 && RAM(a + b) == RAM(a))
+				b++;
+			faces += b == 9;
+		}
+		timed_out = timer == 0 && s->last_lives == 255;
+		s->last_lives = timer;
+		s->reward = timed_out ? -1 : faces - s->score;
+		s->score = faces;
+		s->terminal = timed_out || faces == 6;
+		break;
+	}
+	case G_KLAX: {
+		int blocks = 0;
+
+		set_score(s, bcd3(cart_ram, 0x34, 0x35, 0x36));	/* $F0B4-6 */
+		for (int a = 0xb3; a < 0xb3 + 25; a++) {
+			v = RAM(a);
+			/* the grey bonus blocks of a finished level are even, below 16 */
+			blocks += v != 0 && v != 2 && v != 6 && v != 10 && v != 14;
+		}
+		v = cart_ram[0x69];				/* $F0E9: misses allowed */
+		s->terminal = (v > 0 && cart_ram[0x6e] == v) ||	/* $F0EE: missed */
+			      (RAM(0xa8) == 4 && blocks == 25) || cart_ram[0x1d] == 0x99;
+		break;
+	}
+	case G_DOUBLE_DUNK: {
+		int me = bcd1(ram, 0xf6), them = bcd1(ram, 0xf7);
+
+		set_score(s, me - them);
+		s->terminal = (me >= 24 || them >= 24) && RAM(0xfe) == 0xe7;
+		break;
+	}
+	case G_PITFALL2:
+		/* no lives, no end but the highest score */
+		set_score(s, bcd3(ram, 0xc9, 0xc8, 0xc7));
+		s->terminal = s->score == 199000;
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));

@@ -75,6 +75,12 @@ static void test_modes(void)
 	TEST_OK(g && atari_game_mode_value(g, 9) == 9 && atari_game_mode_value(g, 11) == 17 &&
 		atari_game_mode_value(g, 19) == 25,
 		"modes: Video Checkers' reverse modes 11-19 are 17-25 in RAM");
+	g = atari_game_by_name("word_zapper");
+	TEST_OK(g && atari_game_start_action(g, 0) == ATARI_NOOP &&
+		atari_game_start_action(g, 485) == ATARI_NOOP &&
+		atari_game_start_action(g, 486) == ATARI_FIRE &&
+		atari_game_start_action(g, 488) == ATARI_NOOP && atari_game_start_action(g, 489) == -1,
+		"start: Word Zapper waits 486 frames, presses FIRE, then waits 2 frames");
 }
 
 /* A batch refuses a mode or difficulty its game does not have. */
