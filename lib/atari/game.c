@@ -463,6 +463,11 @@ const struct atari_game atari_games[] = {
 	XG("double_dunk", "Double Dunk", "368d88a6c071caba60b4f778615aae94", G_DOUBLE_DUNK,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_UPFIRE, 1, 0, 0, 0, 0x80, 0, -1, 0, -2, 0,
 	   MODES(m0to15), 1, D0, 0, 0, 0, 1),
+	/* Screen, reward, terminal and lives equal ALE's, but RAM byte $87 (a
+	 * number drawn from the DPC's generator) does not: not verified. */
+	XG("pitfall2", "Pitfall II: Lost Caverns", "6d842c96d5a01967be9680080dd5be54", G_PITFALL2,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_UP, 1, 0, 0, 1, NO_MODE, 0, NO_MODES, 0,
+	   D0, 0, 0, 0, 0),
 };
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
 
@@ -588,9 +593,19 @@ HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8
 	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
 }
 
-/* Double Dunk's menu: the option bit (in $80) each step sets, 0 for a
- * step down to the next line of the menu (which $B0 shows). */
-static const uint8_t dunk_menu[] = { 0, 0, 0x08, 0, 0x10, 0, 0x04, 0, 0x20 };
+/* Double Dunk's menu, 9 steps: the option bit (in $80) each step sets,
+ * 0 for a step down to the next line of the menu (which $B0 shows). */
+#define DUNK_STEPS 9
+static HOSTDEV int dunk_bit(int op)
+{
+	switch (op) {
+	case 2: return 0x08;	/* 3-point shots */
+	case 4: return 0x10;	/* 10-second rule */
+	case 6: return 0x04;	/* 3-second rule */
+	case 8: return 0x20;	/* fouls */
+	default: return 0;
+	}
+}
 
 HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const uint8_t *ram,
 				   int st[3])
@@ -602,12 +617,12 @@ HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const u
 			st[1] = 0;
 			return ATARI_NOOP;
 		}
-		if (op == (int)sizeof(dunk_menu))
+		if (op == DUNK_STEPS)
 			break;
-		if (op > (int)sizeof(dunk_menu))
-			return op == (int)sizeof(dunk_menu) + 1 ? (st[0]++, ATARI_UPFIRE) :
-			       op == (int)sizeof(dunk_menu) + 2 ? (st[0]++, ATARI_NOOP) : -1;
-		bit = dunk_menu[op];
+		if (op > DUNK_STEPS)
+			return op == DUNK_STEPS + 1 ? (st[0]++, ATARI_UPFIRE) :
+			       op == DUNK_STEPS + 2 ? (st[0]++, ATARI_NOOP) : -1;
+		bit = dunk_bit(op);
 		if (bit == 0) {		/* down until the line changes */
 			if (st[2] >= 0 && (int)ram[0xb0 & 0x7f] != st[2]) {
 				st[0]++;

@@ -45,6 +45,9 @@ static HOSTDEV inline int cart_plain(const struct atari_cart *c, uint16_t a, uin
 	case ATARI_CART_F8SC: case ATARI_CART_F6SC: case ATARI_CART_F4SC:
 		*off = ((uint32_t)c->bank << 12) | a;
 		return a >= 0x100 && a < 0xff4;
+	case ATARI_CART_DPC:	/* the chip sees $1000-$107F and $1FC0-$1FFF only */
+		*off = ((uint32_t)c->bank << 12) | a;
+		return a >= 0x80 && a < 0xfc0;
 	default:
 		return 0;
 	}
@@ -60,6 +63,8 @@ static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
 	m->cycle++;
 	if ((a & 0x1000) && cart_plain(&m->cart, a & 0x0fff, &off))
 		v = b->rom->data[off];
+	else if ((a & 0x1000) && m->cart.type == ATARI_CART_DPC)
+		v = atari_cart_dpc_read(&m->cart, b->rom->data, addr, m->cycle);
 	else if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F))
 		v = atari_cart_read(&m->cart, b->rom->data, b->rom->size, addr);
 	else if ((a & 0x1080) == 0x0080)
@@ -117,6 +122,7 @@ HOSTDEV void atari_machine_power_on(struct atari_machine *m, const struct atari_
 	memset(m, 0, sizeof(*m));
 	m->cart.type = rom->type;
 	m->cart.reset_bank = rom->reset_bank;
+	atari_cart_power_on(&m->cart);
 	for (int i = 0; i < 128; i++)
 		m->riot.ram[i] = (uint8_t)rng_draw(m, rom);
 	atari_riot_reset(&m->riot, (uint8_t)(25 + rng_draw(m, rom) % 75));
