@@ -41,7 +41,7 @@ static const struct core_opt opts[] = {
 	{ "rom", 'r', "FILE", "ROM image to run", NULL },
 	{ "game", 'g', "NAME", "use the settings of game NAME (the ROM must be that game's)", NULL },
 	{ "cart", 'c', "TYPE", "force the cartridge type instead of detecting it",
-	  "2K|4K|F8|F8SC|F6|F6SC|F4|F4SC|E0|FE|3F|E7" },
+	  "2K|4K|F8|F8SC|F6|F6SC|F4|F4SC|E0|FE|3F|E7|DPC" },
 	{ "envs", 'e', "N", "environments run at once (default 64)", NULL },
 	{ "backend", 'b', "NAME", "run on CPU threads or a CUDA GPU (default cpu)", "cpu|cuda" },
 	{ "threads", 't', "N", "CPU threads (default: one per available CPU)", NULL },

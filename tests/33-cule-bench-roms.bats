@@ -60,10 +60,10 @@ setup() {
 }
 
 @test "--rom: an unsupported cartridge type exits 1 and names it" {
-	head -c 10240 /dev/zero > pitfall2-like.bin
-	run --separate-stderr cule-bench info pitfall2-like.bin
+	head -c 12288 /dev/zero > fasc-like.bin
+	run --separate-stderr cule-bench info fasc-like.bin
 	[ "$status" -eq 1 ]
-	[[ $stderr == *"unsupported cartridge type DPC"* ]]
+	[[ $stderr == *"unsupported cartridge type FASC"* ]]
 }
 
 @test "--game: a ROM of another game exits 1" {

@@ -54,6 +54,15 @@ with_ale() {
 @test "--mode 1: Pong, identical to ALE" { with_ale pong --mode 1; }
 @test "--mode 86: Centipede, identical to ALE" { with_ale centipede --mode 86; }
 @test "--mode 12: Space War (its mode in BCD), identical to ALE" { with_ale space_war --mode 12; }
+@test "--mode 3: 3-D Tic-Tac-Toe, identical to ALE" { with_ale tic_tac_toe_3d --mode 3; }
+@test "--mode 3: Casino's poker solitaire, identical to ALE" { with_ale casino --mode 3; }
+@test "--mode 12: Video Checkers' reverse checkers (17 in RAM), identical to ALE" { with_ale video_checkers --mode 12; }
+@test "--mode 2: Video Chess, identical to ALE" { with_ale video_chess --mode 2; }
+@test "--difficulty 3: Backgammon (ALE's only listed difficulty), identical to ALE" { with_ale backgammon --difficulty 3; }
+@test "--mode 2: Adventure (SELECT held for random times from ALE's stream), identical to ALE" { with_ale adventure --mode 2; }
+@test "--mode 5: Word Zapper, identical to ALE" { with_ale word_zapper --mode 5; }
+@test "--mode 2: Klax (its mode in the cartridge's RAM), identical to ALE" { with_ale klax --mode 2; }
+@test "--mode 5: Double Dunk (options set in its menu), identical to ALE" { with_ale double_dunk --mode 5; }
 
 @test "--mode: a mode the game lacks is a usage error naming the valid modes" {
 	run --separate-stderr cule-bench trace --rom "$ROM" --frames 5 --mode 1
@@ -79,7 +88,8 @@ with_ale() {
 	[ "$status" -eq 2 ]
 	[ "${stderr_lines[0]}" = "cule-bench: error: game 'entombed' has no difficulty 1 (valid: 0 or 2)" ]
 	for g in pooyan galaxian frogger entombed trondead pong boxing lost_luggage breakout \
-		asteroids; do
+		asteroids backgammon casino video_checkers tic_tac_toe_3d adventure klax \
+		double_dunk; do
 		want=$(python3 -c '
 import ale_py, sys
 ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)

@@ -6,7 +6,7 @@
 
 static const char *const type_names[ATARI_CART_TYPES] = {
 	"unknown", "2K", "4K", "F8", "F8SC", "F6", "F6SC", "F4", "F4SC",
-	"E0", "FE", "3F", "E7",
+	"E0", "FE", "3F", "E7", "DPC",
 };
 
 const char *atari_cart_type_name(int type)
@@ -137,7 +137,7 @@ int atari_cart_detect(const uint8_t *rom, size_t size, const char **detected)
 		DETECTED("F8", ATARI_CART_F8);
 	}
 	if (size == 10495 || size == 10496 || size == 10240)
-		DETECTED("DPC", ATARI_CART_UNKNOWN);
+		DETECTED("DPC", ATARI_CART_DPC);
 	if (size == 12288)
 		DETECTED("FASC", ATARI_CART_UNKNOWN);
 	if (size == 16384) {
@@ -181,6 +181,7 @@ int atari_cart_check_size(int type, size_t size)
 	case ATARI_CART_F6: case ATARI_CART_F6SC: case ATARI_CART_E7:
 		return size == 16384 ? 0 : -EINVAL;
 	case ATARI_CART_F4: case ATARI_CART_F4SC: return size == 32768 ? 0 : -EINVAL;
+	case ATARI_CART_DPC: return size >= 10240 && size <= 10496 ? 0 : -EINVAL;
 	case ATARI_CART_3F:
 		return size >= 2048 && size % 2048 == 0 && size <= ATARI_ROM_MAX ? 0 : -EINVAL;
 	default: return -EINVAL;
@@ -196,10 +197,18 @@ HOSTDEV int atari_cart_ram_size(int type)
 	}
 }
 
+HOSTDEV void atari_cart_power_on(struct atari_cart *c)
+{
+	memset(&c->dpc, 0, sizeof(c->dpc));
+	c->dpc.random = 1;
+}
+
 HOSTDEV void atari_cart_reset(struct atari_cart *c)
 {
 	c->bank = c->type == ATARI_CART_F8 ? c->reset_bank :
-		  c->type == ATARI_CART_F8SC ? 1 : 0;
+		  (c->type == ATARI_CART_F8SC || c->type == ATARI_CART_DPC) ? 1 : 0;
+	c->dpc.cycle = 0;
+	c->dpc.fraction = 0.0;
 	c->slice[0] = 4;
 	c->slice[1] = 5;
 	c->slice[2] = 6;
@@ -214,7 +223,8 @@ HOSTDEV static void cart_hotspot(struct atari_cart *c, uint16_t a)
 	int n;
 
 	switch (c->type) {
-	case ATARI_CART_F8: case ATARI_CART_F8SC: first = 0xff8; n = 2; break;
+	case ATARI_CART_F8: case ATARI_CART_F8SC: case ATARI_CART_DPC:
+		first = 0xff8; n = 2; break;
 	case ATARI_CART_F6: case ATARI_CART_F6SC: first = 0xff6; n = 4; break;
 	case ATARI_CART_F4: case ATARI_CART_F4SC: first = 0xff4; n = 8; break;
 	case ATARI_CART_E0:
@@ -232,6 +242,126 @@ HOSTDEV static void cart_hotspot(struct atari_cart *c, uint16_t a)
 	}
 	if (a >= first && a < first + n)
 		c->bank = (uint8_t)(a - first);
+}
+
+/* The random number generator: a shift register fed with the NOT of the
+ * EOR of its bits 7, 5, 4 and 3. */
+HOSTDEV static void dpc_clock_random(struct atari_dpc *d)
+{
+	uint8_t r = d->random;
+	unsigned in = ((r >> 7) ^ (r >> 5) ^ (r >> 4) ^ (r >> 3) ^ 1) & 1;
+
+	d->random = (uint8_t)(r << 1 | in);
+}
+
+/* Move the music fetchers by the oscillator clocks since the last update. */
+HOSTDEV static void dpc_music(struct atari_dpc *d, uint64_t cycle)
+{
+	double clocks = 15750.0 * (double)(int)(cycle - d->cycle) / 1193191.66666667 + d->fraction;
+	int whole = (int)clocks;
+
+	d->cycle = cycle;
+	d->fraction = clocks - (double)whole;
+	if (whole <= 0)
+		return;
+	for (int x = 5; x <= 7; x++) {
+		int low = d->counter[x] & 0xff;
+
+		if (!d->music[x - 5])
+			continue;
+		if (d->top[x] != 0) {
+			low -= whole % (d->top[x] + 1);
+			if (low < 0)
+				low += d->top[x] + 1;
+		} else {
+			low = 0;
+		}
+		if (low <= d->bottom[x])
+			d->flag[x] = 0x00;
+		else if (low <= d->top[x])
+			d->flag[x] = 0xff;
+		d->counter[x] = (uint16_t)((d->counter[x] & 0x700) | low);
+	}
+}
+
+HOSTDEV uint8_t atari_cart_dpc_read(struct atari_cart *c, const uint8_t *rom, uint16_t addr,
+				    uint64_t cycle)
+{
+	struct atari_dpc *d = &c->dpc;
+	uint16_t a = addr & 0x0fff;
+	const uint8_t *display = rom + 8192;
+	unsigned i = a & 7, v = 0;
+
+	dpc_clock_random(d);
+	if (a >= 0x40) {
+		cart_hotspot(c, a);
+		return rom[((uint32_t)c->bank << 12) + a];
+	}
+	if ((d->counter[i] & 0xff) == d->top[i])
+		d->flag[i] = 0xff;
+	else if ((d->counter[i] & 0xff) == d->bottom[i])
+		d->flag[i] = 0x00;
+	switch ((a >> 3) & 7) {
+	case 0:
+		if (i < 4) {
+			v = d->random;
+		} else {
+			dpc_music(d, cycle);
+			/* amplitudes 4, 5 and 6 of the three voices, summed */
+			v = (d->music[0] && d->flag[5] ? 4 : 0) + (d->music[1] && d->flag[6] ? 5 : 0) +
+			    (d->music[2] && d->flag[7] ? 6 : 0);
+		}
+		break;
+	case 1:
+		v = display[2047 - d->counter[i]];
+		break;
+	case 2:
+		v = display[2047 - d->counter[i]] & d->flag[i];
+		break;
+	case 7:
+		v = d->flag[i];
+		break;
+	default:
+		break;
+	}
+	if (i < 5 || !d->music[i - 5])
+		d->counter[i] = (uint16_t)((d->counter[i] - 1) & 0x7ff);
+	return (uint8_t)v;
+}
+
+HOSTDEV static void dpc_write(struct atari_cart *c, uint16_t a, uint8_t value)
+{
+	struct atari_dpc *d = &c->dpc;
+	unsigned i = a & 7;
+
+	dpc_clock_random(d);
+	if (a < 0x40 || a >= 0x80) {
+		cart_hotspot(c, a);
+		return;
+	}
+	switch ((a >> 3) & 7) {
+	case 0:
+		d->top[i] = value;
+		d->flag[i] = 0;
+		break;
+	case 1:
+		d->bottom[i] = value;
+		break;
+	case 2:		/* a music fetcher reloads from its top */
+		d->counter[i] = (uint16_t)((d->counter[i] & 0x700) |
+					   (i >= 5 && d->music[i - 5] ? d->top[i] : value));
+		break;
+	case 3:
+		d->counter[i] = (uint16_t)((value & 7) << 8 | (d->counter[i] & 0xff));
+		if (i >= 5)
+			d->music[i - 5] = (value & 0x10) != 0;
+		break;
+	case 6:
+		d->random = 1;
+		break;
+	default:
+		break;
+	}
 }
 
 HOSTDEV uint8_t atari_cart_read(struct atari_cart *c, const uint8_t *rom,
@@ -267,6 +397,8 @@ HOSTDEV uint8_t atari_cart_read(struct atari_cart *c, const uint8_t *rom,
 		if (a >= 0x900 && a < 0xa00)
 			return c->ram[1024 + (c->ram_bank << 8) + (a & 0xff)];
 		return rom[((uint32_t)(a < 0x800 ? c->bank : 7) << 11) + (a & 0x7ff)];
+	case ATARI_CART_DPC:
+		return atari_cart_dpc_read(c, rom, addr, c->dpc.cycle);
 	default:
 		return 0;
 	}
@@ -300,6 +432,9 @@ HOSTDEV void atari_cart_write(struct atari_cart *c, uint32_t size, uint16_t addr
 			return;
 		}
 		cart_hotspot(c, a);
+		return;
+	case ATARI_CART_DPC:
+		dpc_write(c, a, value);
 		return;
 	default:
 		cart_hotspot(c, a);

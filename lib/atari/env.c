@@ -102,7 +102,7 @@ static HOSTDEV void env_emulate(struct atari_env *e, const struct atari_rom *rom
 		}
 		env_inputs(e, g, cfg, reset ? ATARI_NOOP : a, reset, 0);
 		env_frame(e, rom, fb);
-		atari_game_step(g, e->m.riot.ram, &e->gs);
+		atari_game_step(g, e->m.riot.ram, e->m.cart.ram, &e->gs);
 	}
 }
 
@@ -122,23 +122,10 @@ static HOSTDEV void env_soft_reset(struct atari_env *e, const struct atari_rom *
 	e->action[0] = e->action[1] = ATARI_NOOP;
 }
 
-/* The RAM value that shows the environment's mode is selected. */
-static HOSTDEV int env_mode_value(const struct atari_env *e, const struct atari_game *g)
-{
-	if (g->mode_mul < 0)
-		return (e->mode / 10) << 4 | e->mode % 10;
-	return g->mode_value + ((int)e->mode - atari_game_default_mode(g)) * g->mode_mul;
-}
-
+/* The RAM shows the environment's mode selected. */
 static HOSTDEV int env_mode_ok(const struct atari_env *e, const struct atari_game *g)
 {
-	const uint8_t *ram = e->m.riot.ram;
-	int v = ram[g->mode_addr & 0x7f], want = env_mode_value(e, g);
-
-	if (g->mode_addr2 == g->mode_addr)	/* either value */
-		return v == want || v == want - g->mode_value + g->mode_value2;
-	return v == want &&
-	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
+	return atari_game_mode_ok(g, e->mode, e->m.riot.ram, e->m.cart.ram);
 }
 
 /* ALE's pressSelect(n): SELECT held n frames, then a NOOP step. */
@@ -178,16 +165,33 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 			env_press_select(e, rom, g, cfg, 2, fb);
 		if (g->first_select)
 			env_press_select(e, rom, g, cfg, g->first_select, fb);
-		for (int t = 0; t < MODE_TRIES && !env_mode_ok(e, g); t++)
-			env_press_select(e, rom, g, cfg, g->select_frames, fb);
-		atari_game_mode_selected(g, &e->gs);
-		env_soft_reset(e, rom, g, cfg, fb);
+		if (g->select_frames == -2) {
+			int st[3] = { 0, 0, -1 }, a, t = 0;
+
+			env_press_select(e, rom, g, cfg, 1, fb);
+			while ((a = atari_game_menu_action(g, e->mode, e->m.riot.ram, st)) != -1 &&
+			       t++ < MODE_TRIES) {
+				if (a == -2)
+					env_soft_reset(e, rom, g, cfg, fb);
+				else
+					(void)atari_env_step(e, rom, g, cfg, a, fb);
+			}
+		}
+		for (int t = 0; g->select_frames != -2 && t < MODE_TRIES && !env_mode_ok(e, g); t++) {
+			if (g->select_frames >= 0) {
+				env_press_select(e, rom, g, cfg, g->select_frames, fb);
+				continue;
+			}
+			env_press_select(e, rom, g, cfg, 2 + (int)(atari_mt_next(&e->rng) % 256), fb);
+			(void)atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
+		}
+		atari_game_mode_selected(g, e->mode, &e->gs);
+		if (g->select_frames != -2)
+			env_soft_reset(e, rom, g, cfg, fb);
 	}
 	env_soft_reset(e, rom, g, cfg, fb);
-	for (int i = 0; i < g->n_start_actions; i++)
-		env_emulate(e, rom, g, cfg, g->start_action, g->start_action == ATARI_RESET, 1, fb);
-	for (int i = 0; i < g->n_start_actions2; i++)
-		env_emulate(e, rom, g, cfg, g->start_action2, g->start_action2 == ATARI_RESET, 1, fb);
+	for (int i = 0, a; (a = atari_game_start_action(g, i)) >= 0; i++)
+		env_emulate(e, rom, g, cfg, a, a == ATARI_RESET, 1, fb);
 }
 
 HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,

@@ -19,6 +19,9 @@ enum {
 	G_AIR_RAID, G_CROSSBOW, G_FROGGER, G_GALAXIAN, G_KING_KONG, G_MR_DO, G_POOYAN,
 	G_TURMOIL, G_MARIO_BROS, G_HAUNTED_HOUSE, G_OTHELLO, G_SURROUND, G_ET, G_PACMAN,
 	G_BASIC_MATH, G_FLAG_CAPTURE, G_HUMAN_CANNONBALL, G_LOST_LUGGAGE, G_SPACE_WAR,
+	G_HANGMAN, G_TIC_TAC_TOE_3D, G_VIDEO_CHESS, G_CASINO, G_BACKGAMMON, G_VIDEO_CHECKERS,
+	G_ADVENTURE, G_WORD_ZAPPER, G_VIDEO_CUBE, G_KLAX, G_DOUBLE_DUNK,
+	G_PITFALL2,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -64,6 +67,14 @@ static const uint8_t modes_m0to8[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
 static const uint8_t modes_basic_math[] = { 5, 6, 7, 8 };
 static const uint8_t modes_flag_capture[] = { 8, 9, 10 };
 static const uint8_t modes_m01[] = { 0, 1 };
+static const uint8_t modes_m0[] = { 0 };
+static const uint8_t modes_m0to4[] = { 0, 1, 2, 3, 4 };
+static const uint8_t modes_casino[] = { 0, 2, 3 };
+static const uint8_t modes_video_checkers[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16,
+						17, 18, 19 };
+static const uint8_t modes_m0to23[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+					16, 17, 18, 19, 20, 21, 22, 23 };
+static const uint8_t modes_m0to15[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
 static const uint8_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
 #define MODES(n) modes_##n, (int)sizeof(modes_##n), 0	/* default: modes_##n[0] */
 static const uint8_t modes_pong[] = { 0, 1 };
@@ -99,6 +110,9 @@ static const uint8_t modes_zaxxon[] = { 0, 8, 16, 24 };
 #define D02 5u
 #define D0123 15u
 #define D023 13u
+#define D3 8u
+/* NOOP to DOWNLEFT: the joystick without the button. */
+#define MOVE_ACTIONS ((1u << ATARI_UPFIRE) - 1)
 /*
  * A game with every field: controller, display window, minimal set,
  * starting actions (two runs), lives at reset, mode selection (RAM byte,
@@ -408,6 +422,52 @@ const struct atari_game atari_games[] = {
 	XG("space_war", "Space War", "b702641d698c60bcdc922dbd8c9dd49c", G_SPACE_WAR,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, 0xa7, 6, -1, 0, 2, 0,
 	   MODES(space_war), -1, D0, 0, 0, 0, 1),
+	XG("hangman", "Hangman", "f16c709df0a6c52f47ff52b9d95b7d8d", G_HANGMAN, ATARI_JOYSTICK,
+	   34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, 0xee, 0, -1, 0, 2, 0, MODES(m0123), 1, D01,
+	   0, 0, 0, 1),
+	XG("tic_tac_toe_3d", "3-D Tic-Tac-Toe", "0db4f4150fecf77e4ce72ca4d04c052f",
+	   G_TIC_TAC_TOE_3D, ATARI_JOYSTICK, 34, 210, MOVE_ACTIONS, 0, 0, 0, 0, 1, 0x88, 0, -1,
+	   0, 2, 0, MODES(m0to8), 1, D02, 0, 0, 0, 1),
+	XG("video_chess", "Video Chess", "f0b7db930ca0e548c41a97160b9f6275", G_VIDEO_CHESS,
+	   ATARI_JOYSTICK, 34, 210, MOVE_ACTIONS, 0, 0, 0, 0, 1, 0xea, 0, -1, 0, 1, 0,
+	   MODES(m0to4), 1, D0, 0, 0, 0, 1),
+	XG("casino", "Casino", "b816296311019ab69a21cb9e9e235d12", G_CASINO, ATARI_PADDLES,
+	   34, 210, A(NOOP) | A(FIRE) | A(UP) | A(DOWN), ATARI_NOOP, 60, ATARI_FIRE, 2, 1, 0xd4,
+	   0, -1, 0, 2, 0, MODES(casino), 1, D0123, 0, 0, 0, 1),
+	/* ALE widens the paddle's range so that the cursor reaches the whole board. */
+	XG("backgammon", "Backgammon", "8556b42aa05f94bc29ff39c39b11bff4", G_BACKGAMMON,
+	   ATARI_PADDLES, 34, 210, A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0, 0, 1, 0xdc, 3, -1, 0,
+	   1, 0, MODES(m0), 1, D3, 0, 0, 1000000, 1),
+	/* Modes 11-19 (reverse checkers) show as 17-25 in RAM: atari_game_mode_value(). */
+	XG("video_checkers", "Video Checkers", "539d26b6e9df0da8e7465f0f5ad863b7",
+	   G_VIDEO_CHECKERS, ATARI_JOYSTICK, 34, 210, A(FIRE) | A(UPRIGHT) | A(UPLEFT) |
+	   A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0, 0, 1, 0xf6, 1, -1, 0, 1, 0,
+	   MODES(video_checkers), 1, D0, 0, 0, 0, 1),
+	/* The level is bits 1-2 of $DD; SELECT is held a random time (-1). */
+	XG("adventure", "Adventure", "4b27f5397c442d25f0c418ccdacf1926", G_ADVENTURE,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, 0xdd, 0, -1, 0, -1, 0,
+	   MODES(m012), 1, D0123, 0, 0, 0, 1),
+	XG("word_zapper", "Word Zapper", "ec3beb6d8b5689e867bafb5d5f507491", G_WORD_ZAPPER,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_NOOP, 486, ATARI_FIRE, 1, 1, 0xdb, 0, -1,
+	   0, 2, 0, MODES(m0to23), 1, D0123, 0, 0, 0, 1),
+	/* ALE's modes 0-2 are game variations 1, 3 and 9 (RAM 0, 2, 8); its modes
+	 * of 100 and more, which also choose a cube, are not listed here. */
+	XG("video_cube", "Atari Video Cube", "3f540a30fdee0b20aed7288e4a5ea528", G_VIDEO_CUBE,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_NOOP, 61, ATARI_FIRE, 1, 1, 0xfb, 0, -1,
+	   0, 2, 0, MODES(m012), 0, D01, 0, 0, 0, 1),
+	/* The score, the misses and the mode are in the cartridge's RAM. */
+	XG("klax", "Klax", "eed9eaf1a0b6a2b9bc4c8032cb43e3fb", G_KLAX, ATARI_JOYSTICK, 34, 210,
+	   ALL_ACTIONS, ATARI_FIRE, 1, ATARI_NOOP, 1, 1, 0xf0ea, 0, -1, 0, 2, 0, MODES(m012), 1,
+	   D0, 0, 0, 0, 1),
+	/* Modes: bits 0-3 turn on four options of the game's menu (-2: a menu). */
+	XG("double_dunk", "Double Dunk", "368d88a6c071caba60b4f778615aae94", G_DOUBLE_DUNK,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_UPFIRE, 1, 0, 0, 0, 0x80, 0, -1, 0, -2, 0,
+	   MODES(m0to15), 1, D0, 0, 0, 0, 1),
+	/* Screen, reward, terminal and lives equal ALE's, but RAM byte $87 (a
+	 * number drawn from the DPC's generator) does not: not verified. */
+	XG("pitfall2", "Pitfall II: Lost Caverns", "6d842c96d5a01967be9680080dd5be54", G_PITFALL2,
+	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_UP, 1, 0, 0, 1, NO_MODE, 0, NO_MODES, 0,
+	   D0, 0, 0, 0, 0),
 };
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
 
@@ -477,7 +537,7 @@ int atari_game_difficulty_valid(const struct atari_game *g, int d)
 {
 	unsigned set = g->difficulties ? g->difficulties : 1;
 
-	return d >= 0 && d < 32 && (set & (1u << d));
+	return d == 0 || (d > 0 && d < 32 && (set & (1u << d)));
 }
 
 HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_state *s)
@@ -489,14 +549,115 @@ HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_stat
 			 g->id == G_OTHELLO) ? 0 : 2;
 	if (g->id == G_PITFALL)
 		s->score = 2000;
+	if (g->id == G_HANGMAN || g->id == G_VIDEO_CUBE)
+		s->last_lives = -1;
 	if (g->id == G_PRIVATE_EYE)
 		s->score = 1000;
+	if (g->id == G_PITFALL2)
+		s->score = 4000;
 }
 
-HOSTDEV void atari_game_mode_selected(const struct atari_game *g, struct atari_game_state *s)
+HOSTDEV void atari_game_mode_selected(const struct atari_game *g, int mode,
+				      struct atari_game_state *s)
 {
 	if (g->id == G_DEMON_ATTACK)
 		s->started = 1;
+	if (g->id == G_VIDEO_CHECKERS)
+		s->started = mode >= 11;
+}
+
+HOSTDEV int atari_game_mode_value(const struct atari_game *g, int mode)
+{
+	if (g->mode_mul < 0)
+		return (mode / 10) << 4 | mode % 10;
+	if (g->id == G_VIDEO_CHECKERS && mode >= 11)
+		return mode + 6;
+	if (g->id == G_VIDEO_CUBE)	/* variations 1, 3 and 9 */
+		return mode == 0 ? 0 : mode == 1 ? 2 : 8;
+	return g->mode_value + (mode - atari_game_default_mode(g)) * g->mode_mul;
+}
+
+HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8_t *ram,
+			       const uint8_t *cart_ram)
+{
+	int v = g->mode_addr > 0xff ? cart_ram[g->mode_addr & 0x7f] : ram[g->mode_addr & 0x7f];
+	int want = atari_game_mode_value(g, mode);
+
+	if (g->id == G_VIDEO_CUBE)	/* the top bits hold something else */
+		v &= 0x1f;
+	if (g->id == G_ADVENTURE)
+		v = (v >> 1) & 3;
+	if (g->mode_addr2 == g->mode_addr)	/* either value */
+		return v == want || v == want - g->mode_value + g->mode_value2;
+	return v == want &&
+	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
+}
+
+/* Double Dunk's menu, 9 steps: the option bit (in $80) each step sets,
+ * 0 for a step down to the next line of the menu (which $B0 shows). */
+#define DUNK_STEPS 9
+static HOSTDEV int dunk_bit(int op)
+{
+	switch (op) {
+	case 2: return 0x08;	/* 3-point shots */
+	case 4: return 0x10;	/* 10-second rule */
+	case 6: return 0x04;	/* 3-second rule */
+	case 8: return 0x20;	/* fouls */
+	default: return 0;
+	}
+}
+
+HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const uint8_t *ram,
+				   int st[3])
+{
+	for (;;) {
+		int op = st[0], bit, on;
+
+		if (st[1]) {		/* each move is followed by a NOOP step */
+			st[1] = 0;
+			return ATARI_NOOP;
+		}
+		if (op == DUNK_STEPS)
+			break;
+		if (op > DUNK_STEPS)
+			return op == DUNK_STEPS + 1 ? (st[0]++, ATARI_UPFIRE) :
+			       op == DUNK_STEPS + 2 ? (st[0]++, ATARI_NOOP) : -1;
+		bit = dunk_bit(op);
+		if (bit == 0) {		/* down until the line changes */
+			if (st[2] >= 0 && (int)ram[0xb0 & 0x7f] != st[2]) {
+				st[0]++;
+				st[2] = -1;
+				continue;
+			}
+			if (st[2] < 0)
+				st[2] = ram[0xb0 & 0x7f];
+			st[1] = 1;
+			return ATARI_DOWN;
+		}
+		on = (mode >> ((op - 2) / 2)) & 1;	/* ops 2, 4, 6, 8: mode bits 0-3 */
+		if (((ram[0x80 & 0x7f] & bit) == bit) == on) {
+			st[0]++;
+			continue;
+		}
+		st[1] = 1;
+		return on ? ATARI_RIGHT : ATARI_LEFT;
+	}
+	st[0]++;
+	return -2;		/* the console's reset, then UPFIRE and NOOP steps */
+}
+
+HOSTDEV int atari_game_start_action(const struct atari_game *g, int i)
+{
+	if (i < g->n_start_actions)
+		return g->start_action;
+	i -= g->n_start_actions;
+	if (i < g->n_start_actions2)
+		return g->start_action2;
+	i -= g->n_start_actions2;
+	/* Word Zapper and Video Cube wait two frames after pressing FIRE */
+	if ((g->id == G_WORD_ZAPPER || g->id == G_VIDEO_CUBE) && i < 2)
+		return ATARI_NOOP;
+	return -1;
 }
 
 /* ALE's getDecimalScore with one, two or three BCD bytes. */
@@ -530,7 +691,7 @@ static HOSTDEV void set_score(struct atari_game_state *s, int score)
 }
 
 HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
-			     struct atari_game_state *s)
+			     const uint8_t *cart_ram, struct atari_game_state *s)
 {
 	int score, v;
 
@@ -1162,6 +1323,150 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 	case G_SPACE_WAR:
 		set_score(s, bcd1(ram, 0xa7));
 		s->terminal = s->score == 10 || RAM(0x80) == 0;
+		break;
+	case G_HANGMAN: {
+		/* score: the player's words less the computer's; last_lives: the timer */
+		int timer = RAM(0xf1), timed_out = timer == 0 && s->last_lives == 255;
+
+		set_score(s, bcd1(ram, 0xeb) - bcd1(ram, 0xec));
+		s->last_lives = timer;
+		s->terminal = s->reward != 0 || timed_out;
+		break;
+	}
+	case G_TIC_TAC_TOE_3D:
+		s->reward = 0;
+		if (RAM(0xff) == 0xf3 && RAM(0xfe) == 0x10) {	/* the end-of-game return address */
+			s->reward = RAM(0xe1) == 0x08 ? 1 : -1;
+			s->terminal = 1;
+		}
+		for (v = 0x9a; v <= 0xd9 && RAM(v) != 0; v++)
+			;
+		if (v > 0xd9)			/* a full board: a draw */
+			s->terminal = 1;
+		break;
+	case G_VIDEO_CHESS:
+		s->reward = 0;
+		if (RAM(0xe1) == 0x82) {	/* white's turn: the board is settled */
+			v = RAM(0xee);
+			if (v == 0 || v == 1) {
+				s->reward = v == 0 ? 1 : -1;
+				s->terminal = 1;
+			}
+		}
+		break;
+	case G_CASINO:
+		score = bcd2(ram, 0x95, 0x8c);
+		if (RAM(0xd4) == 3) {		/* poker solitaire */
+			s->reward = score - s->score;
+			s->terminal = score > 0 && RAM(0x9e) == 0xaa;
+		} else {
+			int disabled = (RAM(0xd3) & 0x80) != 0;
+
+			/* the reward of the last frame with input stays */
+			if (!disabled)
+				s->reward = score - s->score;
+			s->terminal = score == 0 || (bcd1(ram, 0x9e) > 0 && disabled);
+		}
+		s->score = score;
+		break;
+	case G_BACKGAMMON: {
+		/* pieces: the player's negative, the computer's positive */
+		int out_me = -(int8_t)RAM(0x80), out_cpu = (int8_t)RAM(0x8e), in_me = 0, in_cpu = 0;
+
+		for (int a = 0x81; a <= 0x9b; a++) {
+			int p = (int8_t)RAM(a);
+
+			if (a == 0x8e)
+				continue;
+			if (p > 0)
+				in_cpu += p;
+			else
+				in_me -= p;
+		}
+		/* the computer uses the board as scratch: count only a whole board */
+		if ((int8_t)(in_cpu + out_cpu) == 15 && (int8_t)(in_me + out_me) == 15) {
+			if ((int8_t)out_me == 15) {
+				s->terminal = 1;
+				s->reward = 1;
+			} else if ((int8_t)out_cpu == 15) {
+				s->terminal = 1;
+				s->reward = -1;
+			}
+		}
+		break;
+	}
+	case G_VIDEO_CHECKERS: {
+		int black = 0, white = 0;
+
+		for (int a = 0x80; a <= 0xa2; a++) {
+			v = RAM(a);
+			if (a == 0x88 || a == 0x91 || a == 0x9a)
+				continue;
+			black += v == 0x10 || v == 0x20;
+			white += v == 0x90 || v == 0xa0;
+		}
+		/* started: reverse checkers, where losing every piece wins */
+		if (black == 0 || white == 0) {
+			s->reward = (black == 0 ? -1 : 1) * (s->started ? -1 : 1);
+			s->terminal = 1;
+		}
+		break;
+	}
+	case G_ADVENTURE:
+		if (RAM(0xb9) == 0x12)		/* the chalice in the yellow castle */
+			s->reward = 1;
+		s->terminal = RAM(0xe0) == 2 || RAM(0xb9) == 0x12;
+		break;
+	case G_WORD_ZAPPER:
+		if (bcd1(ram, 0xcf) > 0) {	/* the clock runs: the state is valid */
+			score = 2 - (int8_t)RAM(0xdc);	/* rounds won */
+			set_score(s, score);
+			s->terminal = score == 3 || bcd1(ram, 0xde) == 0;
+		}
+		break;
+	case G_VIDEO_CUBE: {
+		/* score: the faces of one colour; last_lives: the timer */
+		int faces = 0, timer = RAM(0xdb), timed_out;
+
+		for (int f = 0; f < 6; f++) {
+			int a = 0xa0 + 9 * f, b = 1;
+
+			while (b < 9 && RAM(a + b) == RAM(a))
+				b++;
+			faces += b == 9;
+		}
+		timed_out = timer == 0 && s->last_lives == 255;
+		s->last_lives = timer;
+		s->reward = timed_out ? -1 : faces - s->score;
+		s->score = faces;
+		s->terminal = timed_out || faces == 6;
+		break;
+	}
+	case G_KLAX: {
+		int blocks = 0;
+
+		set_score(s, bcd3(cart_ram, 0x34, 0x35, 0x36));	/* $F0B4-6 */
+		for (int a = 0xb3; a < 0xb3 + 25; a++) {
+			v = RAM(a);
+			/* the grey bonus blocks of a finished level are even, below 16 */
+			blocks += v != 0 && v != 2 && v != 6 && v != 10 && v != 14;
+		}
+		v = cart_ram[0x69];				/* $F0E9: misses allowed */
+		s->terminal = (v > 0 && cart_ram[0x6e] == v) ||	/* $F0EE: missed */
+			      (RAM(0xa8) == 4 && blocks == 25) || cart_ram[0x1d] == 0x99;
+		break;
+	}
+	case G_DOUBLE_DUNK: {
+		int me = bcd1(ram, 0xf6), them = bcd1(ram, 0xf7);
+
+		set_score(s, me - them);
+		s->terminal = (me >= 24 || them >= 24) && RAM(0xfe) == 0xe7;
+		break;
+	}
+	case G_PITFALL2:
+		/* no lives, no end but the highest score */
+		set_score(s, bcd3(ram, 0xc9, 0xc8, 0xc7));
+		s->terminal = s->score == 199000;
 		break;
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));

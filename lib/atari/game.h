@@ -58,7 +58,10 @@ struct atari_game {
 	 * is >= 0, SELECT is pressed (select_frames frames, then one NOOP
 	 * frame) until RAM[mode_addr] == mode_value (and RAM[mode_addr2] ==
 	 * mode_value2 when mode_addr2 >= 0; when mode_addr2 == mode_addr, either
-	 * value will do), then the console is reset again.
+	 * value will do), then the console is reset again.  select_frames -1:
+	 * SELECT is held 2 + (a draw of the environment's random stream) % 256
+	 * frames, then a NOOP step is taken (ALE's Adventure); -2: the mode is
+	 * set in a menu (atari_game_menu_action).
 	 */
 	int mode_addr, mode_value, mode_addr2, mode_value2, select_frames;
 	int lives_at_reset;	/* lives before the first frame of an episode */
@@ -109,7 +112,9 @@ int atari_game_modes(const struct atari_game *g, int *out, int max);
 /* The game's valid difficulties (ALE's getAvailableDifficulties); as above. */
 int atari_game_difficulties(const struct atari_game *g, int *out, int max);
 
-/* 1 when mode m (ATARI_MODE_DEFAULT: always) / difficulty d is valid for g. */
+/* 1 when mode m (ATARI_MODE_DEFAULT: always) / difficulty d is valid for g.
+ * Difficulty 0 is always valid: ALE starts every game with both switches
+ * at B, even one whose list lacks 0 (Backgammon lists only 3). */
 int atari_game_mode_valid(const struct atari_game *g, int m);
 int atari_game_difficulty_valid(const struct atari_game *g, int d);
 
@@ -145,11 +150,41 @@ const struct atari_game *atari_game_by_name(const char *name);
 /* ALE's RomSettings::reset(). */
 HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_state *s);
 
-/* ALE's setMode() has selected the mode (some games note it). */
-HOSTDEV void atari_game_mode_selected(const struct atari_game *g, struct atari_game_state *s);
+/* ALE's setMode() has selected `mode` (some games note it). */
+HOSTDEV void atari_game_mode_selected(const struct atari_game *g, int mode,
+				      struct atari_game_state *s);
 
-/* ALE's RomSettings::step(): update from RAM after a frame. */
+/* The value of RAM[g->mode_addr] that shows `mode` is selected. */
+HOSTDEV int atari_game_mode_value(const struct atari_game *g, int mode);
+
+/*
+ * 1 when the RAM shows `mode` selected: RAM[mode_addr] (in the cartridge's
+ * RAM, `cart_ram`, when mode_addr is above $FF: its read port, as Klax)
+ * masked as the game needs, against atari_game_mode_value().
+ */
+HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8_t *ram,
+			       const uint8_t *cart_ram);
+
+/*
+ * A mode chosen in a menu with the joystick (select_frames -2, ALE's
+ * Double Dunk): after one SELECT press, the next ALE step to take (one
+ * step of frameskip frames) for `mode` as the RAM shows the menu now, -2
+ * for a reset of the console (soft reset) before the next, or -1 when the
+ * mode is set.  st holds the progress: { 0, 0, -1 } to start.
+ */
+HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const uint8_t *ram,
+				   int st[3]);
+
+/*
+ * The action of frame i of the game's starting actions (ALE's
+ * getStartingActions: the two runs of the table, then any NOOP frames the
+ * game adds after them), or -1 after the last.
+ */
+HOSTDEV int atari_game_start_action(const struct atari_game *g, int i);
+
+/* ALE's RomSettings::step(): update from RAM after a frame (and from the
+ * cartridge's RAM, `cart_ram`, for a game that keeps its score there). */
 HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
-			     struct atari_game_state *s);
+			     const uint8_t *cart_ram, struct atari_game_state *s);
 
 #endif

@@ -82,6 +82,11 @@ static HOSTDEV inline void bus_window(struct bus *b)
 		b->win_lo = 0x100;
 		b->win_n = 0xff4 - 0x100;
 		break;
+	case ATARI_CART_DPC:	/* the chip sees $1000-$107F and $1FC0-$1FFF only */
+		b->win = rom + ((uint32_t)c->bank << 12);
+		b->win_lo = 0x80;
+		b->win_n = 0xfc0 - 0x80;
+		break;
 	default:
 		break;
 	}
@@ -114,6 +119,8 @@ static HOSTDEV NOINLINE uint8_t bus_read_any(struct atari_machine *m, const stru
 {
 	uint16_t a = addr & 0x1fff;
 
+	if ((a & 0x1000) && m->cart.type == ATARI_CART_DPC)
+		return atari_cart_dpc_read(&m->cart, rom->data, addr, cycle);
 	if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F))
 		return atari_cart_read(&m->cart, rom->data, rom->size, addr);
 	if ((a & 0x1080) == 0x0080)
@@ -209,6 +216,7 @@ HOSTDEV void atari_machine_power_on(struct atari_machine *m, const struct atari_
 	memset(m, 0, sizeof(*m));
 	m->cart.type = rom->type;
 	m->cart.reset_bank = rom->reset_bank;
+	atari_cart_power_on(&m->cart);
 	for (int i = 0; i < 128; i++)
 		m->riot.ram[i] = (uint8_t)rng_draw(m, rom);
 	atari_riot_reset(&m->riot, (uint8_t)(25 + rng_draw(m, rom) % 75));

@@ -103,6 +103,17 @@ setup_file() {
 @test "trace --game human_cannonball: identical to ALE for 3,000 frames" { compare_with_ale human_cannonball; }
 @test "trace --game lost_luggage: identical to ALE for 3,000 frames" { compare_with_ale lost_luggage; }
 @test "trace --game space_war: identical to ALE for 3,000 frames" { compare_with_ale space_war; }
+@test "trace --game hangman: identical to ALE for 3,000 frames" { compare_with_ale hangman; }
+@test "trace --game tic_tac_toe_3d: identical to ALE for 3,000 frames" { compare_with_ale tic_tac_toe_3d; }
+@test "trace --game video_chess: identical to ALE for 3,000 frames" { compare_with_ale video_chess; }
+@test "trace --game casino: identical to ALE for 3,000 frames" { compare_with_ale casino; }
+@test "trace --game backgammon: identical to ALE for 3,000 frames" { compare_with_ale backgammon; }
+@test "trace --game video_checkers: identical to ALE for 3,000 frames" { compare_with_ale video_checkers; }
+@test "trace --game adventure: identical to ALE for 3,000 frames" { compare_with_ale adventure; }
+@test "trace --game word_zapper: identical to ALE for 3,000 frames" { compare_with_ale word_zapper; }
+@test "trace --game video_cube: identical to ALE for 3,000 frames" { compare_with_ale video_cube; }
+@test "trace --game klax: identical to ALE for 3,000 frames" { compare_with_ale klax; }
+@test "trace --game double_dunk: identical to ALE for 3,000 frames" { compare_with_ale double_dunk; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)

@@ -67,6 +67,20 @@ static void test_modes(void)
 	TEST_OK(atari_game_modes(&atari_games[0], v, 16) == 1 && v[0] == 0 &&
 		atari_game_difficulties(&atari_games[0], v, 16) == 1,
 		"modes: an unknown ROM has mode 0 and difficulty 0 only");
+	g = atari_game_by_name("backgammon");
+	TEST_OK(g && atari_game_difficulties(g, v, 16) == 1 && v[0] == 3 &&
+		atari_game_difficulty_valid(g, 0) && !atari_game_difficulty_valid(g, 1),
+		"difficulties: Backgammon lists only 3; 0, the power-on setting, is accepted");
+	g = atari_game_by_name("video_checkers");
+	TEST_OK(g && atari_game_mode_value(g, 9) == 9 && atari_game_mode_value(g, 11) == 17 &&
+		atari_game_mode_value(g, 19) == 25,
+		"modes: Video Checkers' reverse modes 11-19 are 17-25 in RAM");
+	g = atari_game_by_name("word_zapper");
+	TEST_OK(g && atari_game_start_action(g, 0) == ATARI_NOOP &&
+		atari_game_start_action(g, 485) == ATARI_NOOP &&
+		atari_game_start_action(g, 486) == ATARI_FIRE &&
+		atari_game_start_action(g, 488) == ATARI_NOOP && atari_game_start_action(g, 489) == -1,
+		"start: Word Zapper waits 486 frames, presses FIRE, then waits 2 frames");
 }
 
 /* A batch refuses a mode or difficulty its game does not have. */
@@ -121,11 +135,42 @@ static void test_detect(void)
 	memset(rom, 0, 8192);
 	TEST_EQ_LONG(atari_cart_detect(rom, 8192, &name), ATARI_CART_F8SC,
 		     "detect: uniform RAM areas are a Superchip");
-	TEST_EQ_LONG(atari_cart_detect(rom, 10240, &name), ATARI_CART_UNKNOWN, "detect: 10K");
+	TEST_EQ_LONG(atari_cart_detect(rom, 10240, &name), ATARI_CART_DPC, "detect: 10K is DPC");
 	TEST_EQ_STR(name, "DPC", "detect: 10K is named DPC");
 	TEST_EQ_LONG(atari_cart_detect(rom, 1000, &name), ATARI_CART_UNKNOWN, "detect: odd size");
 	TEST_EQ_STR(name, "unrecognized", "detect: odd size is unrecognized");
 	free(rom);
+}
+
+/* The DPC chip: a data fetcher counts down through the display data and
+ * raises its flag at the top; the random generator is a shift register. */
+static void test_dpc(void)
+{
+	static uint8_t rom[10495];
+	struct atari_cart c;
+	uint8_t r1, r2;
+
+	memset(&c, 0, sizeof(c));
+	c.type = ATARI_CART_DPC;
+	atari_cart_power_on(&c);
+	atari_cart_reset(&c);
+	for (int i = 0; i < 2048; i++)
+		rom[8192 + i] = (uint8_t)i;
+	atari_cart_write(&c, sizeof(rom), 0x1040, 0x05);	/* fetcher 0: top 5 */
+	atari_cart_write(&c, sizeof(rom), 0x1048, 0x02);	/* bottom 2 */
+	atari_cart_write(&c, sizeof(rom), 0x1050, 0x05);	/* counter low 5 */
+	atari_cart_write(&c, sizeof(rom), 0x1058, 0x00);	/* counter high 0 */
+	TEST_EQ_LONG(atari_cart_read(&c, rom, sizeof(rom), 0x1008), (2047 - 5) & 0xff,
+		     "dpc: a display read fetches data[2047 - counter]");
+	TEST_EQ_LONG(c.dpc.counter[0], 4, "dpc: the read counts the fetcher down");
+	TEST_EQ_LONG(atari_cart_read(&c, rom, sizeof(rom), 0x1038), 0xff,
+		     "dpc: the flag is up between top and bottom");
+	atari_cart_write(&c, sizeof(rom), 0x1070, 0);		/* reset the generator */
+	r1 = atari_cart_read(&c, rom, sizeof(rom), 0x1000);
+	r2 = atari_cart_read(&c, rom, sizeof(rom), 0x1000);
+	TEST_OK(r1 == 3 && r2 == 7, "dpc: the generator shifts in ones from 1 (got %d, %d)", r1, r2);
+	atari_cart_read(&c, rom, sizeof(rom), 0x1ff8);
+	TEST_EQ_LONG(c.bank, 0, "dpc: $1FF8 selects the first bank");
 }
 
 static void test_banks(void)
@@ -329,6 +374,7 @@ int main(void)
 	test_batch_modes();
 	test_detect();
 	test_banks();
+	test_dpc();
 	test_riot();
 	test_clone();
 	test_env();
