@@ -102,7 +102,7 @@ void pool_conn_handshake(struct pool *p, struct conn *c)
 			fiber_heartbeat_start(&w->hb, p->hb_bound_ns, core_clock_mono_ns());
 			fiber_frame_put(&c->out, FIBER_WELCOME, (uint64_t)w->index, NULL, 0);
 			if (pool_conn_flush(p, c) < 0)
-				pool_worker_lost(p, w, "connection failed", 0);
+				pool_worker_write_failed(p, w);
 			else if (core_buf_pending(&c->in) > 0)
 				pool_worker_frames(p, w);
 			return;
@@ -124,7 +124,7 @@ void pool_conn_event(struct pool *p, struct conn *c, uint32_t events)
 	if (events & EPOLLOUT) {
 		if (pool_conn_flush(p, c) < 0) {
 			if (w)
-				pool_worker_lost(p, w, "connection failed", 0);
+				pool_worker_write_failed(p, w);
 			else
 				pool_conn_close(p, c);
 			return;
@@ -159,6 +159,24 @@ void pool_conn_event(struct pool *p, struct conn *c, uint32_t events)
 			snprintf(why, sizeof(why), "connection closed");
 		pool_worker_lost(p, w, why, 0);
 	}
+}
+
+/*
+ * A write to w's connection failed.  The worker may have ended after
+ * saying why: its EXIT frame can still be unread here, ahead of the reset
+ * that the write met.  Take what can still be read first.
+ */
+void pool_worker_write_failed(struct pool *p, struct worker *w)
+{
+	struct conn *c = w->c;
+	char why[300];
+
+	while (c && w->c == c && core_buf_read_fd(&c->in, c->fd, 1 << 16) > 0)
+		pool_worker_frames(p, w);
+	if (!c || w->c != c)
+		return;		/* the frames read ended it */
+	snprintf(why, sizeof(why), "%s", w->reason[0] ? w->reason : "connection failed");
+	pool_worker_lost(p, w, why, 0);
 }
 
 /*

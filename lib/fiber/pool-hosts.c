@@ -103,7 +103,7 @@ void pool_leaving_stop(struct pool *p)
 		w->since_ns = core_clock_mono_ns();
 		if (fiber_frame_put(&w->c->out, FIBER_STOP, 0, NULL, 0) < 0 ||
 		    pool_conn_flush(p, w->c) < 0)
-			pool_worker_lost(p, w, "connection failed", 0);
+			pool_worker_write_failed(p, w);
 	}
 }
 

@@ -182,6 +182,7 @@ int pool_start_worker(struct pool *p, struct worker *w);
 void pool_stop_proc(struct pool *p, struct worker *w, int sig);
 void pool_worker_lost(struct pool *p, struct worker *w, const char *why, int timed_out);
 int pool_worker_frames(struct pool *p, struct worker *w);
+void pool_worker_write_failed(struct pool *p, struct worker *w);
 void pool_dispatch(struct pool *p, struct worker *w, long upto, size_t keep);
 void pool_reap(struct pool *p);
 void pool_stop_workers(struct pool *p);

@@ -281,7 +281,7 @@ void pool_dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 		sent = 1;
 	}
 	if (sent && pool_conn_flush(p, c) < 0)
-		pool_worker_lost(p, w, "connection failed", 0);
+		pool_worker_write_failed(p, w);
 }
 
 void pool_reap(struct pool *p)
@@ -342,7 +342,7 @@ void pool_stop_workers(struct pool *p)
 			w->state = W_STOPPING;
 			w->since_ns = core_clock_mono_ns();
 			if (pool_conn_flush(p, w->c) < 0)
-				pool_worker_lost(p, w, "connection failed", 0);
+				pool_worker_write_failed(p, w);
 		} else if (w->state == W_STARTING) {
 			pool_stop_proc(p, w, SIGTERM);
 			w->state = W_GONE;

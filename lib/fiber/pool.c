@@ -77,7 +77,7 @@ static void pool_heartbeats(struct pool *p, int64_t now)
 		case FIBER_HB_PING:
 			if (fiber_frame_put(&w->c->out, FIBER_PING, w->hb.pings, NULL, 0) < 0 ||
 			    pool_conn_flush(p, w->c) < 0)
-				pool_worker_lost(p, w, "connection failed", 0);
+				pool_worker_write_failed(p, w);
 			break;
 		case FIBER_HB_LOST:
 			snprintf(why, sizeof(why), "not heard for %g s (--heartbeat): "
