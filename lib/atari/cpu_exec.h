@@ -24,6 +24,11 @@
  * CPU_EXEC_STOP holds, the CPU jams or `max` have run; it returns how
  * many ran (-1 when the CPU was jammed already).
  *
+ * CPU_DUMMY_READ(ctx, addr), when defined, takes the reads whose value the
+ * 6502 throws away (the byte after an implied instruction, the unindexed
+ * address before a page is crossed, the stack before a pull, ...): one
+ * cycle each; without it they are CPU_READ's.
+ *
  * CPU_EXEC_ATTR, when defined, qualifies the function (an inline
  * attribute, so that a bus context that is a caller's local stays in
  * registers).
@@ -32,6 +37,11 @@
 #include "core/hostdev.h"
 
 #define RD(addr) CPU_READ(ctx, (uint16_t)(addr))
+#ifdef CPU_DUMMY_READ
+#define DRD(addr) CPU_DUMMY_READ(ctx, (uint16_t)(addr))
+#else
+#define DRD(addr) ((void)RD(addr))
+#endif
 #define WR(addr, v) CPU_WRITE(ctx, (uint16_t)(addr), (uint8_t)(v))
 #define SETNZ(v) (p = (uint8_t)((p & ~(ATARI_CPU_N | ATARI_CPU_Z)) | \
 	((v) & 0x80) | (((uint8_t)(v)) ? 0 : ATARI_CPU_Z)))
@@ -39,32 +49,34 @@
 #define FC (p & ATARI_CPU_C)
 
 /* Addressing modes: each leaves the operand in `op` and/or the address in `ea`. */
-#define M_IMP() (void)RD(pc)
+#define M_IMP() DRD(pc)
 #define M_IMM() (op = RD(pc++))
 #define M_ZP_W() (ea = RD(pc++))
 #define M_ZP_R() (M_ZP_W(), op = RD(ea))
 #define M_ZP_M() (M_ZP_R(), WR(ea, op))
-#define M_ZPI_W(r) (t8 = RD(pc++), (void)RD(t8), ea = (uint8_t)(t8 + (r)))
+#define M_ZPI_W(r) (t8 = RD(pc++), DRD(t8), ea = (uint8_t)(t8 + (r)))
 #define M_ZPI_R(r) (M_ZPI_W(r), op = RD(ea))
 #define M_ZPI_M(r) (M_ZPI_R(r), WR(ea, op))
 #define M_ABS_W() (ea = RD(pc++), ea |= (uint16_t)(RD(pc++) << 8))
 #define M_ABS_R() (M_ABS_W(), op = RD(ea))
 #define M_ABS_M() (M_ABS_R(), WR(ea, op))
 #define M_ABI_R(r) (lo = RD(pc++), hi = (uint16_t)(RD(pc++) << 8), \
-	op = RD(hi | (uint8_t)(lo + (r))), \
-	((lo + (r)) > 0xff ? (op = RD((uint16_t)((hi | lo) + (r)))) : 0))
+	((lo + (r)) > 0xff ? (DRD(hi | (uint8_t)(lo + (r))), \
+			      op = RD((uint16_t)((hi | lo) + (r)))) : \
+			     (op = RD(hi | (uint8_t)(lo + (r))))))
 #define M_ABI_W(r) (lo = RD(pc++), hi = (uint16_t)(RD(pc++) << 8), \
-	(void)RD(hi | (uint8_t)(lo + (r))), ea = (uint16_t)((hi | lo) + (r)))
+	DRD(hi | (uint8_t)(lo + (r))), ea = (uint16_t)((hi | lo) + (r)))
 #define M_ABI_M(r) (M_ABI_W(r), op = RD(ea), WR(ea, op))
-#define M_INX_W() (t8 = RD(pc++), (void)RD(t8), t8 = (uint8_t)(t8 + x), \
+#define M_INX_W() (t8 = RD(pc++), DRD(t8), t8 = (uint8_t)(t8 + x), \
 	ea = RD(t8), ea |= (uint16_t)(RD((uint8_t)(t8 + 1)) << 8))
 #define M_INX_R() (M_INX_W(), op = RD(ea))
 #define M_INX_M() (M_INX_R(), WR(ea, op))
 #define M_INY_P() (t8 = RD(pc++), lo = RD(t8), \
 	hi = (uint16_t)(RD((uint8_t)(t8 + 1)) << 8))
-#define M_INY_R() (M_INY_P(), op = RD(hi | (uint8_t)(lo + y)), \
-	((lo + y) > 0xff ? (op = RD((uint16_t)((hi | lo) + y))) : 0))
-#define M_INY_W() (M_INY_P(), (void)RD(hi | (uint8_t)(lo + y)), \
+#define M_INY_R() (M_INY_P(), \
+	((lo + y) > 0xff ? (DRD(hi | (uint8_t)(lo + y)), op = RD((uint16_t)((hi | lo) + y))) : \
+			   (op = RD(hi | (uint8_t)(lo + y)))))
+#define M_INY_W() (M_INY_P(), DRD(hi | (uint8_t)(lo + y)), \
 	ea = (uint16_t)((hi | lo) + y))
 #define M_INY_M() (M_INY_W(), op = RD(ea), WR(ea, op))
 
@@ -156,9 +168,9 @@
 	op = RD(pc++); \
 	if (cond) { \
 		uint16_t t_ = (uint16_t)(pc + (int8_t)op); \
-		(void)RD(pc); \
+		DRD(pc); \
 		if ((pc ^ t_) & 0xff00) \
-			(void)RD((pc & 0xff00) | (t_ & 0x00ff)); \
+			DRD((pc & 0xff00) | (t_ & 0x00ff)); \
 		pc = t_; \
 	} \
 } while (0)
@@ -347,27 +359,27 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		break;
 	case 0x20:
 		lo = RD(pc++);
-		(void)RD(0x100 + sp);
+		DRD(0x100 + sp);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
 		pc = (uint16_t)(lo | (RD(pc) << 8));
 		break;
 	case 0x60:
 		M_IMP();
-		(void)RD(0x100 + sp); sp++;
+		DRD(0x100 + sp); sp++;
 		lo = RD(0x100 + sp); sp++;
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
-		(void)RD(pc++);
+		DRD(pc++);
 		break;
 	case 0x40:
 		M_IMP();
-		(void)RD(0x100 + sp); sp++;
+		DRD(0x100 + sp); sp++;
 		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; sp++;
 		lo = RD(0x100 + sp); sp++;
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
 		break;
 	case 0x00:
-		(void)RD(pc++);
+		DRD(pc++);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
 		WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--;
@@ -377,8 +389,8 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		break;
 	case 0x48: M_IMP(); WR(0x100 + sp, a); sp--; break;
 	case 0x08: M_IMP(); WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--; break;
-	case 0x68: M_IMP(); (void)RD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); break;
-	case 0x28: M_IMP(); (void)RD(0x100 + sp); sp++;
+	case 0x68: M_IMP(); DRD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); break;
+	case 0x28: M_IMP(); DRD(0x100 + sp); sp++;
 		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; break;
 
 	/* No-operations, documented and not. */
@@ -526,6 +538,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 }
 
 #undef RD
+#undef DRD
 #undef WR
 #undef SETNZ
 #undef SETF

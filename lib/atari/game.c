@@ -463,11 +463,10 @@ const struct atari_game atari_games[] = {
 	XG("double_dunk", "Double Dunk", "368d88a6c071caba60b4f778615aae94", G_DOUBLE_DUNK,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_UPFIRE, 1, 0, 0, 0, 0x80, 0, -1, 0, -2, 0,
 	   MODES(m0to15), 1, D0, 0, 0, 0, 1),
-	/* Screen, reward, terminal and lives equal ALE's, but RAM byte $87 (a
-	 * number drawn from the DPC's generator) does not: not verified. */
+	/* DPC: the CPU's dummy reads are not made (machine.c, bus_dummy). */
 	XG("pitfall2", "Pitfall II: Lost Caverns", "6d842c96d5a01967be9680080dd5be54", G_PITFALL2,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_UP, 1, 0, 0, 1, NO_MODE, 0, NO_MODES, 0,
-	   D0, 0, 0, 0, 0),
+	   D0, 0, 0, 0, 1),
 };
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
 

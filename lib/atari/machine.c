@@ -181,6 +181,23 @@ static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
 	return v;
 }
 
+/*
+ * A read whose value the CPU throws away (cpu_exec.h).  ALE's CPU does not
+ * make these reads at all.  Where a read has no effect that is the same;
+ * of the cartridges, the DPC's chip clocks its random number generator on
+ * every access, so with a DPC cartridge only the cycle passes, as in ALE.
+ */
+static HOSTDEV BUS_INLINE void bus_dummy(struct bus *b, uint16_t addr)
+{
+	uint32_t o = addr & 0x0fff;
+
+	if (((addr & 0x1000) && o - b->win_lo < b->win_n) ||
+	    (b->plain && (addr & 0x1280) == 0x0080) || b->m->cart.type != ATARI_CART_DPC)
+		(void)bus_read(b, addr);
+	else
+		b->cycle++;
+}
+
 static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v)
 {
 	uint8_t last_read = b->last_read;
@@ -205,6 +222,7 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 #define CPU_EXEC_CTX struct bus
 #define CPU_EXEC_ATTR BUS_INLINE
 #define CPU_READ(ctx, addr) bus_read(ctx, addr)
+#define CPU_DUMMY_READ(ctx, addr) bus_dummy(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
 #define CPU_EXEC_STOP(ctx) ((ctx)->stop)
 #include "atari/cpu_exec.h"
