@@ -191,8 +191,7 @@ static HOSTDEV BUS_INLINE void bus_dummy(struct bus *b, uint16_t addr)
 {
 	uint32_t o = addr & 0x0fff;
 
-	if (((addr & 0x1000) && o - b->win_lo < b->win_n) ||
-	    (b->plain && (addr & 0x1280) == 0x0080) || b->m->cart.type != ATARI_CART_DPC)
+	if (b->m->cart.type != ATARI_CART_DPC || ((addr & 0x1000) && o - b->win_lo < b->win_n))
 		(void)bus_read(b, addr);
 	else
 		b->cycle++;

@@ -179,6 +179,13 @@ static void eval_find(void)
 	atomic_store(&eval_len, (uintptr_t)sym->st_size);
 }
 
+/* The address is in the eval loop's code. */
+static inline int in_eval(uintptr_t a)
+{
+	return a - atomic_load_explicit(&eval_lo, memory_order_relaxed) <
+	       atomic_load_explicit(&eval_len, memory_order_relaxed);
+}
+
 /* Rebuild the table when the set of loaded objects changed. */
 static void table_update(int force)
 {
@@ -259,8 +266,7 @@ static int word_cat(uintptr_t w, int *interp)
 {
 	int cat;
 
-	if (w - atomic_load_explicit(&eval_lo, memory_order_relaxed) <
-	    atomic_load_explicit(&eval_len, memory_order_relaxed))
+	if (in_eval(w))
 		return PROF_SEG_PYTHON;
 	cat = ip_lookup(w);
 	if (cat == INTERPRETER)
@@ -509,8 +515,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 	ip = sp = bp = 0;
 	(void)uc;
 #endif
-	if (ip - atomic_load_explicit(&eval_lo, memory_order_relaxed) <
-	    atomic_load_explicit(&eval_len, memory_order_relaxed))
+	if (in_eval(ip))
 		cat = PROF_SEG_PYTHON;
 	else if ((cat = ip_cat(ip)) < 0)
 		cat = caller_cat(sp, bp, cat == INTERPRETER);
