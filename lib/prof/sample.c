@@ -20,6 +20,7 @@ struct sthread {
 	int fd;			/* /proc/PID/task/TID/stat */
 	int sfd;		/* /proc/PID/task/TID/schedstat, -1 without */
 	int gone;
+	int recheck;		/* its process's command line may predate an exec */
 	char name[17];
 };
 
@@ -114,8 +115,11 @@ static struct sproc *proc_find(struct prof_sampler *s, int64_t pid)
 	return NULL;
 }
 
-/* The command line, read again when exec changes it. */
-static void proc_read_command(struct sproc *p)
+/*
+ * The command line, read again when exec changes it.  Returns 0 when one
+ * was read: during an exec the new image's is empty for a moment.
+ */
+static int proc_read_command(struct sproc *p)
 {
 	char path[64], buf[4096];
 	ssize_t n, i;
@@ -127,11 +131,12 @@ static void proc_read_command(struct sproc *p)
 	for (i = 0; i < n; i++)
 		if (buf[i] == 0)
 			buf[i] = ' ';
-	if (n > 0) {
-		buf[n] = 0;
-		free(p->command);
-		p->command = strdup(buf);
-	}
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	free(p->command);
+	p->command = strdup(buf);
+	return 0;
 }
 
 static struct sproc *proc_add(struct prof_sampler *s, int64_t pid, int64_t now)
@@ -249,6 +254,7 @@ static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64
 		/* The name, which exec changes: then the command line too. */
 		const char *open_ = strchr(buf, '('), *close_ = strrchr(buf, ')');
 		char name[sizeof(t->name)];
+		struct sproc *p;
 		size_t len;
 
 		if (open_ && close_ && close_ > open_) {
@@ -257,13 +263,15 @@ static int thread_sample(struct prof_sampler *s, int64_t pid, int64_t tid, int64
 				len = sizeof(name) - 1;
 			memcpy(name, open_ + 1, len);
 			name[len] = 0;
-			if (strcmp(name, t->name)) {
-				struct sproc *p = t->name[0] && tid == pid ? proc_find(s, pid) : NULL;
-
-				memcpy(t->name, name, len + 1);
-				if (p)
-					proc_read_command(p);
-			}
+			/*
+			 * An exec between the first reads of cmdline and stat
+			 * is no change of name: the first sample reads it again.
+			 */
+			if (strcmp(name, t->name) || !t->name[0])
+				t->recheck = tid == pid;
+			memcpy(t->name, name, len + 1);
+			if (t->recheck && (p = proc_find(s, pid)))
+				t->recheck = proc_read_command(p) < 0;
 		}
 	}
 	if (!(rest = stat_rest(buf)))
