@@ -81,7 +81,10 @@ else
 O := build
 endif
 endif
-override O := $(patsubst %/,%,$(O))
+# One spelling of the build folder, however it was given (relative when it
+# is inside the tree), so that the dependency files one make writes match
+# the targets of the next: O=build and O=$PWD/build are the same folder.
+override O := $(patsubst $(CURDIR)/%,%,$(abspath $(O)))
 
 ifeq ($(V),1)
 Q :=

@@ -128,3 +128,17 @@ sleep|||1|"
 		assert_output --regexp "NVCC .*rlkit-atari-cuda\.so: .* \(about [0-9]+ minutes"
 	fi
 }
+
+@test "make O=: however the build folder is spelt, make sees one folder (so its dependency files match)" {
+	# Dependency files name their targets under the spelling of O that
+	# wrote them: another spelling of the same folder would miss them, and
+	# a changed header would not rebuild what includes it.
+	local o first=
+	for o in "$RLKIT_BUILD" "$RLKIT_BUILD/" "$(realpath --relative-to="$TOP" "$RLKIT_BUILD")"; do
+		MAKEFLAGS= run make -C "$TOP" --no-print-directory O="$o" config
+		assert_success
+		assert_line --partial "building into "
+		[ -n "$first" ] || first=$output
+		[ "$output" = "$first" ] || fail "O=$o: $(head -1 <<< "$output"), not $(head -1 <<< "$first")"
+	done
+}
