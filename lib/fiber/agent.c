@@ -15,7 +15,9 @@
 
 #include "core/clock.h"
 #include "core/ring.h"
+#include "core/sys.h"
 #include "fiber/envpass.h"
+#include "fiber/memlimit.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
 #include "fiber/wire.h"
@@ -36,7 +38,12 @@ static void on_stop_signal(int sig)
 struct agent {
 	const struct fiber_agent_opts *o;
 	int sock, cin, cout, cres;
+	int cerr;		/* the command's standard error, under RLIMIT_AS */
 	pid_t child;
+	int wstatus;		/* the command's wait status, once it ended */
+	struct fiber_memlimit mem;	/* --mem-limit of the command */
+	long kills;		/* kills for the limit before the command started */
+	struct fiber_memlimit_tail tail;	/* the end of its standard error */
 	uint64_t number;
 	struct core_buf sin, sout, to_child, from_child, from_res;
 	struct core_ring fifo;	/* lines protocol: tasks sent to the command, oldest first */
@@ -132,11 +139,12 @@ static int handshake(struct agent *a, uint64_t *number, struct core_error *err)
 static int start_command(struct agent *a, uint64_t number, struct core_error *err)
 {
 	static const char *const unset[] = { "FIBERRUN_SECRET", "FIBERRUN_WORKER_TOKEN",
-					     "FIBERRUN_MASTER", "FIBERRUN_HEARTBEAT", NULL };
+					     "FIBERRUN_MASTER", "FIBERRUN_HEARTBEAT",
+					     "FIBERRUN_MEM_CGROUP", NULL };
 	struct core_spawn sp = CORE_SPAWN_INIT;
-	char num[32], rfd[32], *set[5] = { NULL };
+	char num[32], rfd[32], *set[6] = { NULL };
 	char host[256] = "";
-	int in[2], out[2], res[2] = { -1, -1 }, ret, k = 0, i;
+	int in[2], out[2], res[2] = { -1, -1 }, errp[2] = { -1, -1 }, ret, k = 0, i;
 
 	snprintf(num, sizeof(num), "%" PRIu64, number);
 	if (a->o->host)
@@ -154,6 +162,10 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	set[k++] = fiber_env_pair("FIBERRUN_PROTOCOL", a->o->proto2 ? "2" : "lines");
 	if (a->o->proto2)
 		set[k++] = fiber_env_pair("FIBERRUN_RESULT_FD", rfd);
+	/* --mem-limit: the command's memory cgroup, or RLIMIT_AS. */
+	fiber_memlimit_init(&a->mem, a->o->mem_limit);
+	if (a->mem.dir[0])
+		set[k++] = fiber_env_pair("FIBERRUN_MEM_CGROUP", a->mem.dir);
 	for (i = 0; i < k; i++)
 		if (!set[i]) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");
@@ -170,8 +182,11 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	sp.pdeathsig = SIGKILL;
 	sp.new_pgrp = 1;
 	/* --mem-limit: the worker command (and what it starts) gets it, not the agent. */
-	if (getenv("FIBERRUN_MEM_LIMIT"))
-		sp.limit_as = strtoull(getenv("FIBERRUN_MEM_LIMIT"), NULL, 10);
+	fiber_memlimit_spawn(&a->mem, &sp);
+	a->kills = fiber_memlimit_kills(&a->mem);
+	/* Under RLIMIT_AS, its standard error passes through us: a MemoryError shows there. */
+	if (a->mem.kind == FIBER_MEMLIMIT_RLIMIT && fiber_pipe(errp) == 0)
+		sp.err_fd = errp[1];
 	ret = core_spawn_start(&sp, err);
 	if (ret == 0)
 		fiber_agent_child_pgrp = a->child = sp.pid;
@@ -179,13 +194,20 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	close(out[1]);
 	if (res[1] >= 0)
 		close(res[1]);
+	if (errp[1] >= 0)
+		close(errp[1]);
 	if (ret < 0) {
 		close(in[1]);
 		close(out[0]);
 		if (res[0] >= 0)
 			close(res[0]);
+		if (errp[0] >= 0)
+			close(errp[0]);
 		goto out;
 	}
+	a->cerr = errp[0];
+	if (a->cerr >= 0)
+		fiber_fd_nonblock(a->cerr, 1);
 	a->cin = in[1];
 	a->cout = out[0];
 	a->cres = res[0];
@@ -225,7 +247,31 @@ static int end_child(struct agent *a, int sig)
 	core_spawn_kill_group(a->child, SIGKILL);
 	fiber_agent_child_pgrp = 0;
 	a->child = 0;
+	a->wstatus = st;
 	return core_spawn_exit_code(st);
+}
+
+/* The command's standard error: on to ours, its end kept.  0 at its end. */
+static int pass_stderr(struct agent *a)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while (a->cerr >= 0) {
+		n = read(a->cerr, buf, sizeof(buf));
+		if (n > 0) {
+			core_sys_write_all(2, buf, (size_t)n);
+			fiber_memlimit_tail_add(&a->tail, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 1;
+		close(a->cerr);
+		a->cerr = -1;
+	}
+	return 0;
 }
 
 /* Send EXIT (best effort) and end. */
@@ -430,8 +476,9 @@ static int relay(struct agent *a, struct core_error *err)
 		return finish(a, 1, 'N', err->msg), -EPROTO;
 	}
 	for (;;) {
-		struct pollfd p[5];
-		int np = 0, ret, isock, icout, icres = -1, icin = -1, iwatch = -1, wait_ms = -1;
+		struct pollfd p[6];
+		int np = 0, ret, isock, icout, icres = -1, icin = -1, iwatch = -1, icerr = -1;
+		int wait_ms = -1;
 		ssize_t n;
 
 		if (a->stopping && a->cin >= 0 && core_buf_pending(&a->to_child) == 0) {
@@ -449,6 +496,10 @@ static int relay(struct agent *a, struct core_error *err)
 		if (a->cin >= 0 && core_buf_pending(&a->to_child)) {
 			icin = np;
 			p[np++] = (struct pollfd){ a->cin, POLLOUT, 0 };
+		}
+		if (a->cerr >= 0) {
+			icerr = np;
+			p[np++] = (struct pollfd){ a->cerr, POLLIN, 0 };
 		}
 		if (a->o->watch_fd >= 0) {
 			iwatch = np;
@@ -476,6 +527,8 @@ static int relay(struct agent *a, struct core_error *err)
 				continue;
 			return core_error_errno(err, errno, "poll");
 		}
+		if (icerr >= 0 && p[icerr].revents)
+			pass_stderr(a);
 		if (iwatch >= 0 && p[iwatch].revents) {
 			char c;
 
@@ -550,7 +603,7 @@ static int relay(struct agent *a, struct core_error *err)
 				}
 			} else {
 				int status;
-				char why[128];
+				char why[300];
 
 				if (a->o->proto2)
 					relay_stray(a, 1);
@@ -563,9 +616,12 @@ static int relay(struct agent *a, struct core_error *err)
 					return finish(a, 1, 'N', err->msg), -EPROTO;
 				}
 				status = end_child(a, 0);
+				pass_stderr(a);
 				if (a->stopping)
 					return finish(a, status, 'N', "");
-				snprintf(why, sizeof(why), "worker exited with status %d", status);
+				if (fiber_memlimit_explain(&a->mem, a->kills, a->wstatus, &a->tail,
+							   "worker", why, sizeof(why)) == 0)
+					snprintf(why, sizeof(why), "worker exited with status %d", status);
 				return finish(a, status ? status : 1, 'N', why), 1;
 			}
 		}
@@ -626,7 +682,8 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	int ret, status = 1;
 
 	a.o = o;
-	a.cin = a.cout = a.cres = a.sock = -1;
+	a.cin = a.cout = a.cres = a.cerr = a.sock = -1;
+	a.mem.procs_fd = -1;
 	signal(SIGTERM, on_stop_signal);
 	signal(SIGINT, on_stop_signal);
 	signal(SIGHUP, on_stop_signal);
@@ -657,12 +714,15 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 out:
 	if (a.child > 0)
 		end_child(&a, SIGKILL);
+	fiber_memlimit_release(&a.mem);
 	if (a.cin >= 0)
 		close(a.cin);
 	if (a.cout >= 0)
 		close(a.cout);
 	if (a.cres >= 0)
 		close(a.cres);
+	if (a.cerr >= 0)
+		close(a.cerr);
 	if (a.sock >= 0)
 		close(a.sock);
 	core_buf_release(&a.sin);

@@ -42,6 +42,12 @@ struct fiber_agent_opts {
 	 * ends (killing the command) instead of waiting for ever; 0: wait.
 	 */
 	double heartbeat_s;
+	/*
+	 * --mem-limit of the command in bytes (fiber_memlimit: a memory
+	 * cgroup, else RLIMIT_AS), 0: none.  A command that dies of it is
+	 * reported "out of memory: ..." in the EXIT frame.
+	 */
+	unsigned long long mem_limit;
 };
 
 /* The worker command's process group, for the agent's signal handlers. */
