@@ -119,6 +119,21 @@ PY_FILL='import sys; bytearray(int(sys.argv[1]) << 20)'
 	rmdir "$MEMCG/fiberrun-$$-7"
 }
 
+@test "--mem-limit, memory cgroup: a run stopped by SIGTERM removes its workers' groups (the agent's signal handler)" {
+	need_memcg
+	echo 1 | fiberrun --pool --protocol lines --lines -n 1 --mem-limit 100M -- sh -c 'echo "$FIBERRUN_MEM_CGROUP" > where; exec sleep 1000' > out 2> err &
+	pid=$!
+	wait_file where
+	group=$(cat where)
+	[[ $group == "$MEMCG"/fiberrun-* ]]
+	[ -d "$group" ]
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	wait_for test ! -e "$group"
+}
+
 @test "--mem-limit, RLIMIT_AS (forced by FIBERRUN_MEM_LIMIT_RLIMIT): --each: Python's MemoryError is 'out of memory'; another failure is only named" {
 	export FIBERRUN_MEM_LIMIT_RLIMIT=1
 	run --separate-stderr bash -c "printf '10\n600\n10\n' | fiberrun --each --lines -k -n 1 --mem-limit 300M -- sh -c 'echo \"\${FIBERRUN_MEM_CGROUP:-none}\"; exec python3 -c \"\$0\" \"\$1\"' '$PY_FILL' {}"

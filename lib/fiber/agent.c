@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,14 +27,21 @@
 #define CONNECT_PATIENCE_MS 15000
 
 volatile sig_atomic_t fiber_agent_child_pgrp;
+/* The command's memory cgroup, for the signal handler: set while it exists. */
+static char group_dir[PATH_MAX];
+static volatile sig_atomic_t group_set;
 
-/* SIGTERM, SIGINT, SIGHUP: take the command's process group along. */
+/* SIGTERM, SIGINT, SIGHUP: take the command's process group (and cgroup) along. */
 static void on_stop_signal(int sig)
 {
 	if (fiber_agent_child_pgrp > 0)
 		core_spawn_kill_group(fiber_agent_child_pgrp, SIGKILL);
+	/* Up to 0.2 s; a group still busy then is swept by the next agent. */
+	if (group_set)
+		fiber_memlimit_remove(group_dir, 100);
 	_exit(128 + sig);
 }
+
 
 struct agent {
 	const struct fiber_agent_opts *o;
@@ -55,6 +63,12 @@ struct agent {
 	int reported;		/* an EXIT frame told the master why we end */
 	int64_t heard_ns;	/* when the master was last heard */
 };
+
+static void release_group(struct agent *a)
+{
+	group_set = 0;
+	fiber_memlimit_release(&a->mem);
+}
 
 /* Blocking: read one whole frame of at most `max` bytes. */
 static int read_frame(struct agent *a, size_t max, struct fiber_frame *f)
@@ -164,8 +178,11 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 		set[k++] = fiber_env_pair("FIBERRUN_RESULT_FD", rfd);
 	/* --mem-limit: the command's memory cgroup, or RLIMIT_AS. */
 	fiber_memlimit_init(&a->mem, a->o->mem_limit);
-	if (a->mem.dir[0])
+	if (a->mem.dir[0]) {
+		memcpy(group_dir, a->mem.dir, sizeof(group_dir));
+		group_set = 1;
 		set[k++] = fiber_env_pair("FIBERRUN_MEM_CGROUP", a->mem.dir);
+	}
 	for (i = 0; i < k; i++)
 		if (!set[i]) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");
@@ -617,11 +634,15 @@ static int relay(struct agent *a, struct core_error *err)
 				}
 				status = end_child(a, 0);
 				pass_stderr(a);
-				if (a->stopping)
+				if (a->stopping) {
+					release_group(a);
 					return finish(a, status, 'N', "");
+				}
 				if (fiber_memlimit_explain(&a->mem, a->kills, a->wstatus, &a->tail,
 							   "worker", why, sizeof(why)) == 0)
 					snprintf(why, sizeof(why), "worker exited with status %d", status);
+				/* Before the master hears of it (and may stop us). */
+				release_group(a);
 				return finish(a, status ? status : 1, 'N', why), 1;
 			}
 		}
@@ -714,7 +735,7 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 out:
 	if (a.child > 0)
 		end_child(&a, SIGKILL);
-	fiber_memlimit_release(&a.mem);
+	release_group(&a);
 	if (a.cin >= 0)
 		close(a.cin);
 	if (a.cout >= 0)

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "core/clock.h"
 #include "core/sys.h"
 
 #define GROUP_PREFIX "fiberrun-"
@@ -347,41 +347,55 @@ int fiber_memlimit_explain(const struct fiber_memlimit *m, long before, int wsta
 	return 0;
 }
 
-/* Kill what is in the group: 1 when something was, 0 when it is empty. */
-static int kill_members(const struct fiber_memlimit *m)
+/* Kill what is in the group.  Async-signal-safe. */
+static void kill_members(const char *dir)
 {
-	char path[PATH_MAX + 64], text[4096], *at;
-	int any = 0;
+	char path[PATH_MAX + 64], text[4096];
+	size_t i;
+	ssize_t n = -1;
+	long pid = 0;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/cgroup.procs", m->dir);
-	if (read_small(path, text, sizeof(text)) <= 0)
-		return 0;
-	for (at = text; *at; at += strspn(at, "\n")) {
-		long pid = strtol(at, &at, 10);
-
-		if (pid > 0) {
-			kill((pid_t)pid, SIGKILL);
-			any = 1;
-		}
-		if (*at && *at != '\n')
-			break;
+	/* No snprintf here: only calls a signal handler may make. */
+	for (i = 0; dir[i] && i < PATH_MAX; i++)
+		path[i] = dir[i];
+	memcpy(path + i, "/cgroup.procs", 14);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, text, sizeof(text) - 1);
+		close(fd);
 	}
-	return any;
+	for (i = 0; n > 0 && i < (size_t)n; i++) {
+		if (text[i] >= '0' && text[i] <= '9') {
+			pid = pid * 10 + (text[i] - '0');
+		} else {
+			if (pid > 0)
+				kill((pid_t)pid, SIGKILL);
+			pid = 0;
+		}
+	}
+}
+
+int fiber_memlimit_remove(const char *dir, int tries)
+{
+	struct timespec pause = { 0, 2000000 };
+
+	while (rmdir(dir) < 0) {
+		if (errno != EBUSY || tries-- <= 0)
+			return -1;
+		kill_members(dir);
+		nanosleep(&pause, NULL);
+	}
+	return 0;
 }
 
 void fiber_memlimit_release(struct fiber_memlimit *m)
 {
-	int i;
-
 	if (m->procs_fd >= 0)
 		close(m->procs_fd);
 	m->procs_fd = -1;
-	if (!m->dir[0])
-		return;
 	/* Processes leave the group as they end: wait a little for them (up to 2 s). */
-	for (i = 0; i < 1000 && rmdir(m->dir) < 0 && errno == EBUSY; i++) {
-		kill_members(m);
-		core_clock_sleep_ns(2000000);
-	}
+	if (m->dir[0])
+		fiber_memlimit_remove(m->dir, 1000);
 	m->dir[0] = '\0';
 }

@@ -107,4 +107,11 @@ int fiber_memlimit_explain(const struct fiber_memlimit *m, long before, int wsta
 /* Kill what is left in the group and remove it. */
 void fiber_memlimit_release(struct fiber_memlimit *m);
 
+/*
+ * Remove the group `dir`, killing what is in it, trying `tries` more
+ * times 2 ms apart while processes are still leaving it: 0 or -1.
+ * Async-signal-safe, for a signal handler that ends the program.
+ */
+int fiber_memlimit_remove(const char *dir, int tries);
+
 #endif
