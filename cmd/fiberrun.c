@@ -289,9 +289,9 @@ static int run_worker(const struct args *a, char **argv)
 	o.proto2 = !a->proto_lines;
 	if (getenv("FIBERRUN_HEARTBEAT"))
 		o.heartbeat_s = strtod(getenv("FIBERRUN_HEARTBEAT"), NULL);
-	/* --mem-limit: under --each, the runner limits each task's command instead. */
-	if (!(argv[0] && argv[1] && strcmp(argv[1], "--each-run") == 0))
-		o.mem_limit = fiber_memlimit_from_env();
+	/* --mem-limit: under --each, the runner puts each task's command in the group. */
+	o.mem_limit = fiber_memlimit_from_env();
+	o.mem_limit_inside = argv[0] && argv[1] && strcmp(argv[1], "--each-run") == 0;
 	status = fiber_agent_run(&o, &err);
 	if (err.code)
 		core_msg_error("%s", err.msg);
@@ -331,6 +331,7 @@ static int run_each_run(const struct args *a, char **argv)
 	o.res_fd = atoi(fd);
 	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
 	o.mem_limit = fiber_memlimit_from_env();
+	o.mem_group = getenv("FIBERRUN_MEM_CGROUP");
 	if (fiber_each_run(&o, &err) < 0)
 		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	return CORE_EXIT_OK;

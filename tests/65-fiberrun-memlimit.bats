@@ -119,7 +119,7 @@ PY_FILL='import sys; bytearray(int(sys.argv[1]) << 20)'
 	rmdir "$MEMCG/fiberrun-$$-7"
 }
 
-@test "--mem-limit, memory cgroup: a run stopped by SIGTERM removes its workers' groups (the agent's signal handler)" {
+@test "--mem-limit, memory cgroup: a run stopped by SIGTERM removes its workers' groups (the agent's signal handler), pool and --each" {
 	need_memcg
 	echo 1 | fiberrun --pool --protocol lines --lines -n 1 --mem-limit 100M -- sh -c 'echo "$FIBERRUN_MEM_CGROUP" > where; exec sleep 1000' > out 2> err &
 	pid=$!
@@ -127,6 +127,20 @@ PY_FILL='import sys; bytearray(int(sys.argv[1]) << 20)'
 	group=$(cat where)
 	[[ $group == "$MEMCG"/fiberrun-* ]]
 	[ -d "$group" ]
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	wait_for test ! -e "$group"
+	# --each: the group is the agent's; the runner puts each command in it, not itself.
+	rm where
+	echo 1 | fiberrun --each --lines -n 1 --mem-limit 100M -- sh -c 'cat /proc/$PPID/cgroup > runner; cat /proc/self/cgroup > self; echo "$FIBERRUN_MEM_CGROUP" > where; exec sleep 1000' > out 2> err &
+	pid=$!
+	wait_file where
+	group=$(cat where)
+	[[ $group == "$MEMCG"/fiberrun-* ]]
+	grep -q "/${group##*/}\$" self
+	! grep -q "/${group##*/}\$" runner
 	kill -TERM "$pid"
 	st=0
 	wait "$pid" || st=$?

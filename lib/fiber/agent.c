@@ -199,7 +199,8 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	sp.pdeathsig = SIGKILL;
 	sp.new_pgrp = 1;
 	/* --mem-limit: the worker command (and what it starts) gets it, not the agent. */
-	fiber_memlimit_spawn(&a->mem, &sp);
+	if (!a->o->mem_limit_inside)
+		fiber_memlimit_spawn(&a->mem, &sp);
 	a->kills = fiber_memlimit_kills(&a->mem);
 	/* Under RLIMIT_AS, its standard error passes through us: a MemoryError shows there. */
 	if (a->mem.kind == FIBER_MEMLIMIT_RLIMIT && fiber_pipe(errp) == 0)

@@ -315,7 +315,10 @@ int fiber_each_run(const struct fiber_each_opts *o, struct core_error *err)
 
 	if (ret < 0)
 		return core_error_errno(err, -ret, "writing to the result descriptor");
-	fiber_memlimit_init(&m, o->mem_limit);
+	if (o->mem_group)
+		fiber_memlimit_attach(&m, o->mem_limit, o->mem_group);
+	else
+		fiber_memlimit_init(&m, o->mem_limit);
 	/* Each command finds its group (memory.current, memory.peak ...). */
 	if (m.dir[0] && !(cg[0] = fiber_env_pair("FIBERRUN_MEM_CGROUP", m.dir))) {
 		fiber_memlimit_release(&m);

@@ -16,9 +16,9 @@
  * any other end is an "error" answer naming the status.  Its standard
  * input is /dev/null, its standard error ours.
  *
- * With mem_limit, the commands run in one memory cgroup of this runner's
- * (fiber_memlimit; one at a time, so a kill for the limit during a task
- * is that task's), and an error that memory explains says so: "out of
+ * With mem_limit, the commands run in one memory cgroup, the agent's
+ * (mem_group) or else one of this runner's (fiber_memlimit; one at a
+ * time, so a kill for the limit during a task is that task's), and an error that memory explains says so: "out of
  * memory: ..." when certain (the kernel killed a process of the group;
  * under RLIMIT_AS, a command whose standard error ends with Python's
  * "MemoryError" line), "..., perhaps out of memory: ..." for a death by
@@ -39,6 +39,7 @@ struct fiber_each_opts {
 	int in_fd, res_fd;	/* protocol 2: tasks in, records out */
 	size_t frame_max;	/* longest output kept */
 	unsigned long long mem_limit;	/* --mem-limit of each command, 0: none */
+	const char *mem_group;	/* the agent's memory cgroup for them, or NULL */
 	char **env_set;		/* more "NAME=VALUE" for the commands, or NULL */
 };
 

@@ -173,6 +173,7 @@ static int make_group(struct fiber_memlimit *m, const char *parent, int v2)
 	if (m->procs_fd < 0)
 		goto fail;
 	m->kind = v2 ? FIBER_MEMLIMIT_CGROUP2 : FIBER_MEMLIMIT_CGROUP1;
+	m->owned = 1;
 	if (fiber_memlimit_kills(m) < 0 && v2) {
 		/* No oom_kill count: no certainty, no use. */
 		fiber_memlimit_release(m);
@@ -236,6 +237,7 @@ void fiber_memlimit_init(struct fiber_memlimit *m, unsigned long long bytes)
 	m->kind = FIBER_MEMLIMIT_NONE;
 	m->procs_fd = -1;
 	m->dir[0] = '\0';
+	m->owned = 0;
 	if (!bytes)
 		return;
 	m->kind = FIBER_MEMLIMIT_RLIMIT;
@@ -243,6 +245,28 @@ void fiber_memlimit_init(struct fiber_memlimit *m, unsigned long long bytes)
 		return;
 	if (try_v2(m) < 0)
 		try_v1(m);
+}
+
+void fiber_memlimit_attach(struct fiber_memlimit *m, unsigned long long bytes, const char *dir)
+{
+	char path[PATH_MAX + 64];
+
+	*m = (struct fiber_memlimit)FIBER_MEMLIMIT_INIT;
+	m->bytes = bytes;
+	if (!bytes)
+		return;
+	m->kind = FIBER_MEMLIMIT_RLIMIT;
+	if (!dir || !*dir || strlen(dir) >= sizeof(m->dir))
+		return;
+	snprintf(m->dir, sizeof(m->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/memory.events", dir);
+	m->kind = access(path, F_OK) == 0 ? FIBER_MEMLIMIT_CGROUP2 : FIBER_MEMLIMIT_CGROUP1;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	m->procs_fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (m->procs_fd < 0) {
+		m->kind = FIBER_MEMLIMIT_RLIMIT;
+		m->dir[0] = '\0';
+	}
 }
 
 void fiber_memlimit_spawn(const struct fiber_memlimit *m, struct core_spawn *sp)
@@ -395,7 +419,8 @@ void fiber_memlimit_release(struct fiber_memlimit *m)
 		close(m->procs_fd);
 	m->procs_fd = -1;
 	/* Processes leave the group as they end: wait a little for them (up to 2 s). */
-	if (m->dir[0])
+	if (m->dir[0] && m->owned)
 		fiber_memlimit_remove(m->dir, 1000);
 	m->dir[0] = '\0';
+	m->owned = 0;
 }

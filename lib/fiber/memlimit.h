@@ -49,9 +49,10 @@ struct fiber_memlimit {
 	int kind;			/* enum fiber_memlimit_kind */
 	int procs_fd;			/* the group's cgroup.procs, or -1 */
 	char dir[PATH_MAX];		/* the group's folder, or "" */
+	int owned;			/* ours to remove */
 };
 
-#define FIBER_MEMLIMIT_INIT { 0, FIBER_MEMLIMIT_NONE, -1, "" }
+#define FIBER_MEMLIMIT_INIT { 0, FIBER_MEMLIMIT_NONE, -1, "", 0 }
 
 /* FIBERRUN_MEM_LIMIT (bytes, set by --mem-limit), or 0. */
 unsigned long long fiber_memlimit_from_env(void);
@@ -61,6 +62,14 @@ unsigned long long fiber_memlimit_from_env(void);
  * Never fails: without a group, the limit is RLIMIT_AS.
  */
 void fiber_memlimit_init(struct fiber_memlimit *m, unsigned long long bytes);
+
+/*
+ * Use the group `dir` that another process made and removes (the agent,
+ * for the --each runner, whose commands join it one at a time): as
+ * fiber_memlimit_init, but without making or removing a group; with dir
+ * NULL or not a group, RLIMIT_AS.
+ */
+void fiber_memlimit_attach(struct fiber_memlimit *m, unsigned long long bytes, const char *dir);
 
 /* Put the limit on a command about to be started. */
 void fiber_memlimit_spawn(const struct fiber_memlimit *m, struct core_spawn *sp);
