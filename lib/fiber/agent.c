@@ -42,7 +42,6 @@ static void on_stop_signal(int sig)
 	_exit(128 + sig);
 }
 
-
 struct agent {
 	const struct fiber_agent_opts *o;
 	int sock, cin, cout, cres;
@@ -203,7 +202,7 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 		fiber_memlimit_spawn(&a->mem, &sp);
 	a->kills = fiber_memlimit_kills(&a->mem);
 	/* Under RLIMIT_AS, its standard error passes through us: a MemoryError shows there. */
-	if (a->mem.kind == FIBER_MEMLIMIT_RLIMIT && fiber_pipe(errp) == 0)
+	if (a->mem.kind == FIBER_MEMLIMIT_RLIMIT && !a->o->mem_limit_inside && fiber_pipe(errp) == 0)
 		sp.err_fd = errp[1];
 	ret = core_spawn_start(&sp, err);
 	if (ret == 0)
@@ -269,8 +268,8 @@ static int end_child(struct agent *a, int sig)
 	return core_spawn_exit_code(st);
 }
 
-/* The command's standard error: on to ours, its end kept.  0 at its end. */
-static int pass_stderr(struct agent *a)
+/* The command's standard error: on to ours, its end kept. */
+static void pass_stderr(struct agent *a)
 {
 	char buf[4096];
 	ssize_t n;
@@ -285,11 +284,10 @@ static int pass_stderr(struct agent *a)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
-			return 1;
+			return;
 		close(a->cerr);
 		a->cerr = -1;
 	}
-	return 0;
 }
 
 /* Send EXIT (best effort) and end. */
@@ -639,7 +637,9 @@ static int relay(struct agent *a, struct core_error *err)
 					release_group(a);
 					return finish(a, status, 'N', "");
 				}
-				if (fiber_memlimit_explain(&a->mem, a->kills, a->wstatus, &a->tail,
+				/* The --each runner is not under the limit: its end is its own. */
+				if (a->o->mem_limit_inside ||
+				    fiber_memlimit_explain(&a->mem, a->kills, a->wstatus, &a->tail,
 							   "worker", why, sizeof(why)) == 0)
 					snprintf(why, sizeof(why), "worker exited with status %d", status);
 				/* Before the master hears of it (and may stop us). */

@@ -293,11 +293,6 @@ long fiber_memlimit_kills(const struct fiber_memlimit *m)
 	return -1;
 }
 
-const char *fiber_memlimit_name(const struct fiber_memlimit *m)
-{
-	return m->kind == FIBER_MEMLIMIT_RLIMIT ? "address-space limit (RLIMIT_AS)" : "memory cgroup";
-}
-
 void fiber_memlimit_tail_add(struct fiber_memlimit_tail *t, const char *p, size_t n)
 {
 	if (n >= sizeof(t->b)) {

@@ -7,7 +7,7 @@
  *	fiber_memlimit_spawn(&m, &sp);		(for each command it starts)
  *	before = fiber_memlimit_kills(&m);
  *	... core_spawn_start(&sp, ...), waitpid(sp.pid, &st, 0) ...
- *	if (fiber_memlimit_explain(&m, before, st, why, sizeof(why)) > 0) ...
+ *	if (fiber_memlimit_explain(&m, before, st, &tail, "command", why, sizeof(why)) > 0) ...
  *	fiber_memlimit_release(&m);
  *
  * The group: under cgroup v2, a new group beside or below our own (the
@@ -21,7 +21,9 @@
  * the group itself before it execs (core_spawn's cgroup_fd), so all it
  * starts is in it too.  Where no group can be made (no memory
  * controller, no permission), or FIBERRUN_MEM_LIMIT_RLIMIT is set (for
- * tests), the commands get RLIMIT_AS instead.
+ * tests), the commands get RLIMIT_AS instead.  The agent makes the group;
+ * the --each runner attaches to it (fiber_memlimit_attach) to put each
+ * task's command in it, staying out of it itself.
  *
  * What the end tells: in a group, the kernel counts the processes it
  * killed for the limit (memory.events or memory.oom_control: oom_kill),
@@ -76,9 +78,6 @@ void fiber_memlimit_spawn(const struct fiber_memlimit *m, struct core_spawn *sp)
 
 /* Processes the kernel has killed in the group for its limit; -1: not known. */
 long fiber_memlimit_kills(const struct fiber_memlimit *m);
-
-/* "memory cgroup" or "address-space limit (RLIMIT_AS)". */
-const char *fiber_memlimit_name(const struct fiber_memlimit *m);
 
 /*
  * The end of a command's standard error, where Python's last words are

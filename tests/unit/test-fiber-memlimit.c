@@ -52,7 +52,6 @@ static void test_rlimit(void)
 	fiber_memlimit_spawn(&m, &sp);
 	TEST_EQ_LONG(sp.limit_as, 314572800, "the command gets RLIMIT_AS");
 	TEST_EQ_LONG(sp.cgroup_fd, -1, "and no group");
-	TEST_EQ_STR(fiber_memlimit_name(&m), "address-space limit (RLIMIT_AS)", "its name");
 	TEST_EQ_LONG(fiber_memlimit_explain(&m, -1, W_EXITCODE(0, SIGSEGV), NULL, "worker", buf,
 					    sizeof(buf)), 1, "SIGSEGV: perhaps");
 	TEST_EQ_STR(buf, "the worker ended with signal SIGSEGV, perhaps out of memory: its address "
@@ -106,7 +105,6 @@ static void test_counts(void)
 	TEST_EQ_LONG(fiber_memlimit_kills(&m), 0, "v2: oom_kill 0");
 	put(dir, "memory.events", "low 0\nhigh 0\nmax 12\noom 2\noom_kill 2\noom_group_kill 0\n");
 	TEST_EQ_LONG(fiber_memlimit_kills(&m), 2, "v2: oom_kill 2, not oom_group_kill");
-	TEST_EQ_STR(fiber_memlimit_name(&m), "memory cgroup", "its name");
 	TEST_EQ_LONG(fiber_memlimit_explain(&m, 1, W_EXITCODE(0, SIGKILL), NULL, "worker", buf,
 					    sizeof(buf)), 2, "a kill since: certain");
 	TEST_EQ_STR(buf, "out of memory: the worker was killed by the kernel at its --mem-limit of "
