@@ -175,3 +175,16 @@ for l in sys.stdin: print(len(bytearray(int(l) << 20)))'"
 	assert_output --regexp '"status":"failed",.*"error":"out of memory: the worker raised MemoryError at its --mem-limit of 314572800 bytes \(RLIMIT_AS\), and ended with exit 1"'
 	[[ $stderr == *MemoryError* ]]
 }
+
+@test "--mem-limit: a user who may not make a memory cgroup gets RLIMIT_AS, and 'out of memory' still" {
+	[ "$(id -u)" = 0 ] || skip "needs root, to run fiberrun as another user"
+	command -v setpriv > /dev/null || skip "setpriv (util-linux) is not installed"
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$(command -v fiberrun)" ||
+		skip "the build folder cannot be reached by an unprivileged user"
+	# From /, which that user can enter; nothing is written.
+	run --separate-stderr bash -c "cd / && echo 600 | setpriv --reuid=65534 --regid=65534 --clear-groups \
+		'$(command -v fiberrun)' --each --lines -n 1 --mem-limit 300M -- sh -c 'echo \"\${FIBERRUN_MEM_CGROUP:-none}\" >&2; exec python3 -c \"\$0\" \"\$1\"' '$PY_FILL' {}"
+	assert_failure 1
+	assert_output --regexp '"status":"error",.*"error":"out of memory: the command raised MemoryError at its --mem-limit of 314572800 bytes \(RLIMIT_AS\), and ended with exit 1"'
+	[[ $stderr == none* ]]
+}

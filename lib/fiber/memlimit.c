@@ -151,15 +151,32 @@ static void sweep(const char *parent)
 	closedir(d);
 }
 
+/* A process can join the group (what the permissions do not tell for certain). */
+static int can_join(int procs_fd)
+{
+	pid_t p = fork();
+	int st = 0;
+
+	if (p == 0)
+		_exit(write(procs_fd, "0", 1) == 1 ? 0 : 1);
+	if (p < 0)
+		return 0;
+	while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 static int make_group(struct fiber_memlimit *m, const char *parent, int v2)
 {
 	static unsigned seq;
 	char path[PATH_MAX + 64], num[32];
+	int made = 0;
 
 	sweep(parent);
 	if ((size_t)snprintf(m->dir, sizeof(m->dir), "%s/" GROUP_PREFIX "%ld-%u", parent,
 			     (long)getpid(), seq++) >= sizeof(m->dir) || mkdir(m->dir, 0755) < 0)
 		goto fail;
+	made = 1;
 	snprintf(num, sizeof(num), "%llu", m->bytes);
 	if (write_at(m->dir, v2 ? "memory.max" : "memory.limit_in_bytes", num) < 0)
 		goto fail;
@@ -170,7 +187,7 @@ static int make_group(struct fiber_memlimit *m, const char *parent, int v2)
 		write_at(m->dir, "memory.memsw.limit_in_bytes", num);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", m->dir);
 	m->procs_fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (m->procs_fd < 0)
+	if (m->procs_fd < 0 || !can_join(m->procs_fd))
 		goto fail;
 	m->kind = v2 ? FIBER_MEMLIMIT_CGROUP2 : FIBER_MEMLIMIT_CGROUP1;
 	m->owned = 1;
@@ -182,8 +199,12 @@ static int make_group(struct fiber_memlimit *m, const char *parent, int v2)
 	}
 	return 0;
 fail:
-	if (m->dir[0])
-		rmdir(m->dir);
+	if (m->procs_fd >= 0)
+		close(m->procs_fd);
+	m->procs_fd = -1;
+	/* Only ours: a folder of that name that was there is someone else's. */
+	if (made)
+		fiber_memlimit_remove(m->dir, 100);
 	m->dir[0] = '\0';
 	return -1;
 }
