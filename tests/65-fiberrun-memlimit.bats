@@ -105,6 +105,16 @@ PY_FILL='import sys; bytearray(int(sys.argv[1]) << 20)'
 	grep -q '"id":2,"status":"failed",.*"error":"out of memory: the worker was killed' log
 }
 
+@test "--mem-limit, memory cgroup, pool: a worker whose process was killed and that answers with an error: the error says 'out of memory' first" {
+	need_memcg
+	run --separate-stderr bash -c "printf '10\n600\n20\n' | fiberrun --pool --protocol lines --lines -k -n 1 --mem-limit 300M -- \
+		sh -c 'while read n; do if python3 -c \"\$0\" \"\$n\"; then echo \"ok \$n\"; else echo \"!task \$n failed\"; fi; done' '$PY_FILL'"
+	assert_failure 1
+	assert_line --index 0 --regexp '"id":1,"status":"ok","result":"ok 10"'
+	assert_line --index 1 --regexp '"id":2,"status":"error",.*"error":"out of memory: the kernel killed a process of the worker at its --mem-limit of 314572800 bytes \(memory cgroup\): task 600 failed"'
+	assert_line --index 2 --regexp '"id":3,"status":"ok","result":"ok 20"'
+}
+
 @test "--mem-limit, memory cgroup: groups left by a fiberrun that is gone are removed when the next one starts beside them; others stay" {
 	need_memcg
 	sh -c 'exit 0' &

@@ -290,6 +290,27 @@ static void pass_stderr(struct agent *a)
 	}
 }
 
+/*
+ * The kind of a result ("o" or "e") into head, with, for an error when the
+ * kernel killed a process of the worker for --mem-limit since the last
+ * result, what the error owes to it: its length.
+ */
+static size_t result_head(struct agent *a, int error, char *head, size_t size)
+{
+	/* The --each runner says it itself. */
+	long kills = a->mem.dir[0] && !a->o->mem_limit_inside ? fiber_memlimit_kills(&a->mem) : -1;
+	int n = 0;
+
+	head[0] = error ? 'e' : 'o';
+	head[1] = '\0';
+	if (kills > a->kills && a->kills >= 0 && error)
+		n = snprintf(head + 1, size - 1, "out of memory: the kernel killed a process of the "
+			     "worker at its --mem-limit of %llu bytes (memory cgroup): ", a->mem.bytes);
+	if (kills >= 0)
+		a->kills = kills;
+	return 1 + (n > 0 && (size_t)n < size - 1 ? (size_t)n : 0);
+}
+
 /* Send EXIT (best effort) and end. */
 static int finish(struct agent *a, int status, char kind, const char *reason)
 {
@@ -336,7 +357,8 @@ static int relay_lines(struct agent *a, struct core_error *err)
 		char *start = a->from_child.data + a->from_child.off;
 		size_t avail = core_buf_pending(&a->from_child);
 		char *nl = memchr(start + a->scanned, '\n', avail - a->scanned);
-		size_t len;
+		char head[200];
+		size_t len, hl;
 		int bang;
 
 		if (!nl) {
@@ -357,8 +379,9 @@ static int relay_lines(struct agent *a, struct core_error *err)
 		if (send_ready(a, err) < 0)
 			return -ENOMEM;
 		bang = len > 0 && start[0] == '!';
+		hl = result_head(a, bang, head, sizeof(head));
 		if (fiber_frame_put2(&a->sout, FIBER_RESULT, core_ring_at(&a->fifo, 0),
-				     bang ? "e" : "o", 1, start + bang, len - (size_t)bang) < 0)
+				     head, hl, start + bang, len - (size_t)bang) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
 		core_ring_pop(&a->fifo);
 		core_buf_consume(&a->from_child, len + 1);
@@ -401,9 +424,9 @@ static int relay_records(struct agent *a, struct core_error *err)
 		char *start = a->from_res.data + a->from_res.off;
 		size_t avail = core_buf_pending(&a->from_res);
 		char *nl = memchr(start, '\n', avail < RES_HEADER_MAX ? avail : RES_HEADER_MAX);
-		char kind[8], *end;
+		char kind[8], *end, head[200];
 		unsigned long long id, len;
-		size_t hl;
+		size_t hl, head_len;
 
 		if (!nl) {
 			if (avail >= RES_HEADER_MAX)
@@ -439,9 +462,9 @@ static int relay_records(struct agent *a, struct core_error *err)
 		if (start[hl + len] != '\n')
 			return core_error_set(err, -EPROTO, "worker's result for task %llu does not end "
 					      "with a newline after %llu bytes", id, len);
+		head_len = result_head(a, kind[0] != 'o', head, sizeof(head));
 		if (send_ready(a, err) < 0 ||
-		    fiber_frame_put2(&a->sout, FIBER_RESULT, id, kind[0] == 'o' ? "o" : "e", 1,
-				     start + hl, len) < 0)
+		    fiber_frame_put2(&a->sout, FIBER_RESULT, id, head, head_len, start + hl, len) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
 		core_buf_consume(&a->from_res, hl + len + 1);
 	}
