@@ -163,8 +163,8 @@ static int answer(int fd, const char *kind, const char *id, const char *p, size_
 
 /*
  * Read the command's output (fd[0]) into out, and pass its standard error
- * (fd[1], or -1) on to ours, keeping its end in t.  1 when the output was
- * longer than max (then not kept).
+ * (fd[1], or -1) on to ours, keeping its end in t, to their ends; both are
+ * closed then.  1 when the output was longer than max (then not kept).
  */
 static int drain(int fd[2], struct core_buf *out, size_t max, struct fiber_memlimit_tail *t)
 {
@@ -206,6 +206,10 @@ static int drain(int fd[2], struct core_buf *out, size_t max, struct fiber_memli
 			}
 		}
 	}
+	if (fd[0] >= 0)
+		close(fd[0]);
+	if (fd[1] >= 0)
+		close(fd[1]);
 	return too_long;
 }
 
