@@ -20,6 +20,7 @@
 #include "fiber/backend.h"
 #include "fiber/net.h"
 #include "fiber/each.h"
+#include "fiber/memlimit.h"
 #include "fiber/envpass.h"
 #include "fiber/pool.h"
 #include "fiber/spmd.h"
@@ -65,7 +66,7 @@ static const struct core_opt opts[] = {
 	{ "each", OPT_EACH, NULL, "pool mode, one COMMAND per task: {} the task, {#} its number, {NAME} a JSON member", NULL },
 	{ "env", OPT_ENV, "NAME", "pass variable NAME (or every NAME* for 'NAME*') to the workers on every host; repeatable", NULL },
 	{ "workdir", OPT_WORKDIR, "DIR", "workers work in DIR on every host, created when missing", NULL },
-	{ "mem-limit", OPT_MEM_LIMIT, "SIZE", "address-space limit of each worker command (RLIMIT_AS), bytes or with K, M, G", NULL },
+	{ "mem-limit", OPT_MEM_LIMIT, "SIZE", "memory limit of each worker command (a memory cgroup, else RLIMIT_AS), bytes or with K, M, G", NULL },
 	{ "lines", 'l', NULL, "tasks are plain lines, not JSON Lines", NULL },
 	{ "keep-order", 'k', NULL, "write results in input order (default: completion order)", NULL },
 	{ "order-buffer", OPT_ORDER_BUFFER, "BYTES", "with -k: records waiting for their turn kept in memory, the rest on disk (default 64 MiB)", NULL },
@@ -288,6 +289,9 @@ static int run_worker(const struct args *a, char **argv)
 	o.proto2 = !a->proto_lines;
 	if (getenv("FIBERRUN_HEARTBEAT"))
 		o.heartbeat_s = strtod(getenv("FIBERRUN_HEARTBEAT"), NULL);
+	/* --mem-limit: under --each, the runner puts each task's command in the group. */
+	o.mem_limit = fiber_memlimit_from_env();
+	o.mem_limit_inside = argv[0] && argv[1] && strcmp(argv[1], "--each-run") == 0;
 	status = fiber_agent_run(&o, &err);
 	if (err.code)
 		core_msg_error("%s", err.msg);
@@ -326,6 +330,8 @@ static int run_each_run(const struct args *a, char **argv)
 	o.in_fd = 0;
 	o.res_fd = atoi(fd);
 	o.frame_max = a->max_line ? (size_t)a->max_line : FIBER_FRAME_MAX_DEFAULT;
+	o.mem_limit = fiber_memlimit_from_env();
+	o.mem_group = getenv("FIBERRUN_MEM_CGROUP");
 	if (fiber_each_run(&o, &err) < 0)
 		core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 	return CORE_EXIT_OK;

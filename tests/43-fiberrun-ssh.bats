@@ -254,3 +254,14 @@ PY
 	assert_success
 	[ "$output" = "node1 node2" ]
 }
+
+@test "--mem-limit over ssh: the agent on the host limits the commands; one over it fails 'out of memory', pool and --each" {
+	run --separate-stderr bash -c "printf '10\n600\n' | fiberrun --each --lines -k -n 1 -H hosts --ssh '$SSH' --mem-limit 300M -- python3 -c 'import sys; print(len(bytearray(int(sys.argv[1]) << 20)))' {}"
+	assert_failure 1
+	assert_line --index 0 --regexp '"id":1,"status":"ok","result":"10485760",.*"host":"node1"'
+	assert_line --index 1 --regexp '"id":2,"status":"error",.*"error":"out of memory: the command (was killed by the kernel|raised MemoryError) at its --mem-limit of 314572800 bytes'
+	run --separate-stderr bash -c "echo 600 | fiberrun --pool --protocol lines --lines -n 1 -r 1 -H hosts --ssh '$SSH' --mem-limit 300M -- python3 -c 'import sys
+for l in sys.stdin: print(len(bytearray(int(l) << 20)), flush=True)'"
+	assert_failure 1
+	assert_output --regexp '"status":"failed",.*"error":"out of memory: the worker (was killed by the kernel|raised MemoryError) at its --mem-limit of 314572800 bytes'
+}

@@ -146,3 +146,14 @@ PY
 	assert_success
 	[ "$(echo "$output" | python3 -c 'import json,sys; print(" ".join(json.loads(l)["result"] for l in sys.stdin))')" = "2 step 4 step 6 step 8 step 10 step 12 step" ]
 }
+
+@test "--mem-limit in job steps: the agent in the step limits the commands; one over it fails 'out of memory', pool and --each" {
+	run --separate-stderr salloc -Q -n 1 sh -c "printf '10\n600\n' | fiberrun --each --lines -k -b srun -n 1 --mem-limit 300M -- python3 -c 'import sys; print(len(bytearray(int(sys.argv[1]) << 20)))' {}"
+	assert_failure 1
+	assert_line --index 0 --regexp '"id":1,"status":"ok","result":"10485760"'
+	assert_line --index 1 --regexp '"id":2,"status":"error",.*"error":"out of memory: the command (was killed by the kernel|raised MemoryError) at its --mem-limit of 314572800 bytes'
+	run --separate-stderr salloc -Q -n 1 sh -c "echo 600 | fiberrun --pool --protocol lines --lines -b srun -n 1 -r 1 --mem-limit 300M -- python3 -c 'import sys
+for l in sys.stdin: print(len(bytearray(int(l) << 20)), flush=True)'"
+	assert_failure 1
+	assert_output --regexp '"status":"failed",.*"error":"out of memory: the worker (was killed by the kernel|raised MemoryError) at its --mem-limit of 314572800 bytes'
+}

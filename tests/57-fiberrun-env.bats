@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # fiberrun --env, --workdir, --bar, --eta on this machine
-# (43-fiberrun-ssh.bats checks --env and --workdir on ssh hosts).
+# (43-fiberrun-ssh.bats checks --env and --workdir on ssh hosts;
+# 65-fiberrun-memlimit.bats checks --mem-limit).
 
 load helpers
 
@@ -34,23 +35,6 @@ load helpers
 	assert_failure 1
 	[[ $stderr == *"cannot enter working folder 'file/sub' on $(hostname)"* ]]
 	[ "$(echo "$output" | grep -c '"status":"failed"')" -eq 2 ]
-}
-
-@test "--mem-limit: each worker command's address space is limited; a task over it fails, the next one runs" {
-	# --each's worker is fiberrun itself, under the limit: built with
-	# AddressSanitizer it cannot map its shadow memory within 300M.
-	[[ ${RLKIT_SANITIZE:-} != *address* ]] || skip "AddressSanitizer cannot run under RLIMIT_AS"
-	run --separate-stderr bash -c "printf '10\n600\n10\n' | fiberrun --each --lines -k -n 1 --mem-limit 300M -- python3 -c 'import sys; print(len(bytearray(int(sys.argv[1]) << 20)))' {}"
-	assert_failure 1
-	assert_line --index 0 --regexp '"id":1,"status":"ok","result":"10485760"'
-	assert_line --index 1 --regexp '"id":2,"status":"error",.*"error":"command ended with exit 1 \(its memory was limited to 314572800 bytes by --mem-limit\)"'
-	assert_line --index 2 --regexp '"id":3,"status":"ok"'
-	[[ $stderr == *MemoryError* ]]
-	run --separate-stderr fiberrun --pool --mem-limit 12 -- true
-	assert_failure 2
-	[[ $stderr == *"bad memory limit '12'"* ]]
-	run --separate-stderr fiberrun --mem-limit 1G -- true
-	assert_failure 2
 }
 
 @test "--bar: done/total, rate and ETA on a terminal; nothing in a pipe" {

@@ -123,6 +123,9 @@ _Noreturn static void child(const struct core_spawn *sp, char **envp,
 		goto fail;
 	if (sp->dir && chdir(sp->dir) < 0)
 		goto fail;
+	/* "0": the writer itself; so nothing it runs escapes the group. */
+	if (sp->cgroup_fd >= 0 && write(sp->cgroup_fd, "0", 1) < 0)
+		goto fail;
 	if (sp->limit_as) {
 		struct rlimit rl = { (rlim_t)sp->limit_as, (rlim_t)sp->limit_as };
 

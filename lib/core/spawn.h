@@ -49,12 +49,14 @@ struct core_spawn {
 	int new_pgrp;			/* the child leads a new process group */
 	int keep_ignored;		/* see above */
 	unsigned long long limit_as;	/* RLIMIT_AS of the child in bytes, 0: ours */
+	int cgroup_fd;			/* a cgroup.procs open for writing: the child
+					   joins that cgroup before it execs; -1: ours */
 	/* Filled in by core_spawn_start. */
 	pid_t pid;			/* the child, when started */
 	int exec_errno;			/* errno of a failed set-up or exec, else 0 */
 };
 
-#define CORE_SPAWN_INIT { NULL, NULL, NULL, -1, -1, -1, NULL, 0, 0, 0, 0, 0, 0 }
+#define CORE_SPAWN_INIT { NULL, NULL, NULL, -1, -1, -1, NULL, 0, 0, 0, 0, -1, 0, 0 }
 
 int core_spawn_start(struct core_spawn *sp, struct core_error *err);
 

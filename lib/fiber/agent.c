@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,7 +16,9 @@
 
 #include "core/clock.h"
 #include "core/ring.h"
+#include "core/sys.h"
 #include "fiber/envpass.h"
+#include "fiber/memlimit.h"
 #include "fiber/net.h"
 #include "fiber/proc.h"
 #include "fiber/wire.h"
@@ -24,19 +27,30 @@
 #define CONNECT_PATIENCE_MS 15000
 
 volatile sig_atomic_t fiber_agent_child_pgrp;
+/* The command's memory cgroup, for the signal handler: set while it exists. */
+static char group_dir[PATH_MAX];
+static volatile sig_atomic_t group_set;
 
-/* SIGTERM, SIGINT, SIGHUP: take the command's process group along. */
+/* SIGTERM, SIGINT, SIGHUP: take the command's process group (and cgroup) along. */
 static void on_stop_signal(int sig)
 {
 	if (fiber_agent_child_pgrp > 0)
 		core_spawn_kill_group(fiber_agent_child_pgrp, SIGKILL);
+	/* Up to 0.2 s; a group still busy then is swept by the next agent. */
+	if (group_set)
+		fiber_memlimit_remove(group_dir, 100);
 	_exit(128 + sig);
 }
 
 struct agent {
 	const struct fiber_agent_opts *o;
 	int sock, cin, cout, cres;
+	int cerr;		/* the command's standard error, under RLIMIT_AS */
 	pid_t child;
+	int wstatus;		/* the command's wait status, once it ended */
+	struct fiber_memlimit mem;	/* --mem-limit of the command */
+	long kills;		/* kills for the limit before the command started */
+	struct fiber_memlimit_tail tail;	/* the end of its standard error */
 	uint64_t number;
 	struct core_buf sin, sout, to_child, from_child, from_res;
 	struct core_ring fifo;	/* lines protocol: tasks sent to the command, oldest first */
@@ -48,6 +62,12 @@ struct agent {
 	int reported;		/* an EXIT frame told the master why we end */
 	int64_t heard_ns;	/* when the master was last heard */
 };
+
+static void release_group(struct agent *a)
+{
+	group_set = 0;
+	fiber_memlimit_release(&a->mem);
+}
 
 /* Blocking: read one whole frame of at most `max` bytes. */
 static int read_frame(struct agent *a, size_t max, struct fiber_frame *f)
@@ -132,11 +152,12 @@ static int handshake(struct agent *a, uint64_t *number, struct core_error *err)
 static int start_command(struct agent *a, uint64_t number, struct core_error *err)
 {
 	static const char *const unset[] = { "FIBERRUN_SECRET", "FIBERRUN_WORKER_TOKEN",
-					     "FIBERRUN_MASTER", "FIBERRUN_HEARTBEAT", NULL };
+					     "FIBERRUN_MASTER", "FIBERRUN_HEARTBEAT",
+					     "FIBERRUN_MEM_CGROUP", NULL };
 	struct core_spawn sp = CORE_SPAWN_INIT;
-	char num[32], rfd[32], *set[5] = { NULL };
+	char num[32], rfd[32], *set[6] = { NULL };
 	char host[256] = "";
-	int in[2], out[2], res[2] = { -1, -1 }, ret, k = 0, i;
+	int in[2], out[2], res[2] = { -1, -1 }, errp[2] = { -1, -1 }, ret, k = 0, i;
 
 	snprintf(num, sizeof(num), "%" PRIu64, number);
 	if (a->o->host)
@@ -154,6 +175,13 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	set[k++] = fiber_env_pair("FIBERRUN_PROTOCOL", a->o->proto2 ? "2" : "lines");
 	if (a->o->proto2)
 		set[k++] = fiber_env_pair("FIBERRUN_RESULT_FD", rfd);
+	/* --mem-limit: the command's memory cgroup, or RLIMIT_AS. */
+	fiber_memlimit_init(&a->mem, a->o->mem_limit);
+	if (a->mem.dir[0]) {
+		memcpy(group_dir, a->mem.dir, sizeof(group_dir));
+		group_set = 1;
+		set[k++] = fiber_env_pair("FIBERRUN_MEM_CGROUP", a->mem.dir);
+	}
 	for (i = 0; i < k; i++)
 		if (!set[i]) {
 			ret = core_error_set(err, -ENOMEM, "out of memory");
@@ -170,8 +198,12 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	sp.pdeathsig = SIGKILL;
 	sp.new_pgrp = 1;
 	/* --mem-limit: the worker command (and what it starts) gets it, not the agent. */
-	if (getenv("FIBERRUN_MEM_LIMIT"))
-		sp.limit_as = strtoull(getenv("FIBERRUN_MEM_LIMIT"), NULL, 10);
+	if (!a->o->mem_limit_inside)
+		fiber_memlimit_spawn(&a->mem, &sp);
+	a->kills = fiber_memlimit_kills(&a->mem);
+	/* Under RLIMIT_AS, its standard error passes through us: a MemoryError shows there. */
+	if (a->mem.kind == FIBER_MEMLIMIT_RLIMIT && !a->o->mem_limit_inside && fiber_pipe(errp) == 0)
+		sp.err_fd = errp[1];
 	ret = core_spawn_start(&sp, err);
 	if (ret == 0)
 		fiber_agent_child_pgrp = a->child = sp.pid;
@@ -179,13 +211,20 @@ static int start_command(struct agent *a, uint64_t number, struct core_error *er
 	close(out[1]);
 	if (res[1] >= 0)
 		close(res[1]);
+	if (errp[1] >= 0)
+		close(errp[1]);
 	if (ret < 0) {
 		close(in[1]);
 		close(out[0]);
 		if (res[0] >= 0)
 			close(res[0]);
+		if (errp[0] >= 0)
+			close(errp[0]);
 		goto out;
 	}
+	a->cerr = errp[0];
+	if (a->cerr >= 0)
+		fiber_fd_nonblock(a->cerr, 1);
 	a->cin = in[1];
 	a->cout = out[0];
 	a->cres = res[0];
@@ -225,7 +264,51 @@ static int end_child(struct agent *a, int sig)
 	core_spawn_kill_group(a->child, SIGKILL);
 	fiber_agent_child_pgrp = 0;
 	a->child = 0;
+	a->wstatus = st;
 	return core_spawn_exit_code(st);
+}
+
+/* The command's standard error: on to ours, its end kept. */
+static void pass_stderr(struct agent *a)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while (a->cerr >= 0) {
+		n = read(a->cerr, buf, sizeof(buf));
+		if (n > 0) {
+			core_sys_write_all(2, buf, (size_t)n);
+			fiber_memlimit_tail_add(&a->tail, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		close(a->cerr);
+		a->cerr = -1;
+	}
+}
+
+/*
+ * The kind of a result ("o" or "e") into head, with, for an error when the
+ * kernel killed a process of the worker for --mem-limit since the last
+ * result, what the error owes to it: its length.
+ */
+static size_t result_head(struct agent *a, int error, char *head, size_t size)
+{
+	/* The --each runner says it itself. */
+	long kills = a->mem.dir[0] && !a->o->mem_limit_inside ? fiber_memlimit_kills(&a->mem) : -1;
+	int n = 0;
+
+	head[0] = error ? 'e' : 'o';
+	head[1] = '\0';
+	if (kills > a->kills && a->kills >= 0 && error)
+		n = snprintf(head + 1, size - 1, "out of memory: the kernel killed a process of the "
+			     "worker at its --mem-limit of %llu bytes (memory cgroup): ", a->mem.bytes);
+	if (kills >= 0)
+		a->kills = kills;
+	return 1 + (n > 0 && (size_t)n < size - 1 ? (size_t)n : 0);
 }
 
 /* Send EXIT (best effort) and end. */
@@ -274,7 +357,8 @@ static int relay_lines(struct agent *a, struct core_error *err)
 		char *start = a->from_child.data + a->from_child.off;
 		size_t avail = core_buf_pending(&a->from_child);
 		char *nl = memchr(start + a->scanned, '\n', avail - a->scanned);
-		size_t len;
+		char head[200];
+		size_t len, hl;
 		int bang;
 
 		if (!nl) {
@@ -295,8 +379,9 @@ static int relay_lines(struct agent *a, struct core_error *err)
 		if (send_ready(a, err) < 0)
 			return -ENOMEM;
 		bang = len > 0 && start[0] == '!';
+		hl = result_head(a, bang, head, sizeof(head));
 		if (fiber_frame_put2(&a->sout, FIBER_RESULT, core_ring_at(&a->fifo, 0),
-				     bang ? "e" : "o", 1, start + bang, len - (size_t)bang) < 0)
+				     head, hl, start + bang, len - (size_t)bang) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
 		core_ring_pop(&a->fifo);
 		core_buf_consume(&a->from_child, len + 1);
@@ -339,9 +424,9 @@ static int relay_records(struct agent *a, struct core_error *err)
 		char *start = a->from_res.data + a->from_res.off;
 		size_t avail = core_buf_pending(&a->from_res);
 		char *nl = memchr(start, '\n', avail < RES_HEADER_MAX ? avail : RES_HEADER_MAX);
-		char kind[8], *end;
+		char kind[8], *end, head[200];
 		unsigned long long id, len;
-		size_t hl;
+		size_t hl, head_len;
 
 		if (!nl) {
 			if (avail >= RES_HEADER_MAX)
@@ -377,9 +462,9 @@ static int relay_records(struct agent *a, struct core_error *err)
 		if (start[hl + len] != '\n')
 			return core_error_set(err, -EPROTO, "worker's result for task %llu does not end "
 					      "with a newline after %llu bytes", id, len);
+		head_len = result_head(a, kind[0] != 'o', head, sizeof(head));
 		if (send_ready(a, err) < 0 ||
-		    fiber_frame_put2(&a->sout, FIBER_RESULT, id, kind[0] == 'o' ? "o" : "e", 1,
-				     start + hl, len) < 0)
+		    fiber_frame_put2(&a->sout, FIBER_RESULT, id, head, head_len, start + hl, len) < 0)
 			return core_error_set(err, -ENOMEM, "out of memory");
 		core_buf_consume(&a->from_res, hl + len + 1);
 	}
@@ -430,8 +515,9 @@ static int relay(struct agent *a, struct core_error *err)
 		return finish(a, 1, 'N', err->msg), -EPROTO;
 	}
 	for (;;) {
-		struct pollfd p[5];
-		int np = 0, ret, isock, icout, icres = -1, icin = -1, iwatch = -1, wait_ms = -1;
+		struct pollfd p[6];
+		int np = 0, ret, isock, icout, icres = -1, icin = -1, iwatch = -1, icerr = -1;
+		int wait_ms = -1;
 		ssize_t n;
 
 		if (a->stopping && a->cin >= 0 && core_buf_pending(&a->to_child) == 0) {
@@ -449,6 +535,10 @@ static int relay(struct agent *a, struct core_error *err)
 		if (a->cin >= 0 && core_buf_pending(&a->to_child)) {
 			icin = np;
 			p[np++] = (struct pollfd){ a->cin, POLLOUT, 0 };
+		}
+		if (a->cerr >= 0) {
+			icerr = np;
+			p[np++] = (struct pollfd){ a->cerr, POLLIN, 0 };
 		}
 		if (a->o->watch_fd >= 0) {
 			iwatch = np;
@@ -476,6 +566,8 @@ static int relay(struct agent *a, struct core_error *err)
 				continue;
 			return core_error_errno(err, errno, "poll");
 		}
+		if (icerr >= 0 && p[icerr].revents)
+			pass_stderr(a);
 		if (iwatch >= 0 && p[iwatch].revents) {
 			char c;
 
@@ -550,7 +642,7 @@ static int relay(struct agent *a, struct core_error *err)
 				}
 			} else {
 				int status;
-				char why[128];
+				char why[300];
 
 				if (a->o->proto2)
 					relay_stray(a, 1);
@@ -563,9 +655,18 @@ static int relay(struct agent *a, struct core_error *err)
 					return finish(a, 1, 'N', err->msg), -EPROTO;
 				}
 				status = end_child(a, 0);
-				if (a->stopping)
+				pass_stderr(a);
+				if (a->stopping) {
+					release_group(a);
 					return finish(a, status, 'N', "");
-				snprintf(why, sizeof(why), "worker exited with status %d", status);
+				}
+				/* The --each runner is not under the limit: its end is its own. */
+				if (a->o->mem_limit_inside ||
+				    fiber_memlimit_explain(&a->mem, a->kills, a->wstatus, &a->tail,
+							   "worker", why, sizeof(why)) == 0)
+					snprintf(why, sizeof(why), "worker exited with status %d", status);
+				/* Before the master hears of it (and may stop us). */
+				release_group(a);
 				return finish(a, status ? status : 1, 'N', why), 1;
 			}
 		}
@@ -626,7 +727,8 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 	int ret, status = 1;
 
 	a.o = o;
-	a.cin = a.cout = a.cres = a.sock = -1;
+	a.cin = a.cout = a.cres = a.cerr = a.sock = -1;
+	a.mem.procs_fd = -1;
 	signal(SIGTERM, on_stop_signal);
 	signal(SIGINT, on_stop_signal);
 	signal(SIGHUP, on_stop_signal);
@@ -657,12 +759,15 @@ int fiber_agent_run(const struct fiber_agent_opts *o, struct core_error *err)
 out:
 	if (a.child > 0)
 		end_child(&a, SIGKILL);
+	release_group(&a);
 	if (a.cin >= 0)
 		close(a.cin);
 	if (a.cout >= 0)
 		close(a.cout);
 	if (a.cres >= 0)
 		close(a.cres);
+	if (a.cerr >= 0)
+		close(a.cerr);
 	if (a.sock >= 0)
 		close(a.sock);
 	core_buf_release(&a.sin);

@@ -42,6 +42,18 @@ struct fiber_agent_opts {
 	 * ends (killing the command) instead of waiting for ever; 0: wait.
 	 */
 	double heartbeat_s;
+	/*
+	 * --mem-limit of the command in bytes (fiber_memlimit: a memory
+	 * cgroup, else RLIMIT_AS), 0: none.  A command that dies of it is
+	 * reported "out of memory: ..." in the EXIT frame.
+	 */
+	unsigned long long mem_limit;
+	/*
+	 * The command puts the limit on what it starts itself (the --each
+	 * runner): the agent makes the group, passes it in
+	 * FIBERRUN_MEM_CGROUP and removes it, but does not put the command in it.
+	 */
+	int mem_limit_inside;
 };
 
 /* The worker command's process group, for the agent's signal handlers. */

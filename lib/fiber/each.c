@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "core/json.h"
 #include "core/spawn.h"
 #include "core/sys.h"
+#include "fiber/memlimit.h"
 #include "fiber/proc.h"
 
 void fiber_each_argv_free(char **v)
@@ -159,21 +161,93 @@ static int answer(int fd, const char *kind, const char *id, const char *p, size_
 	return ret;
 }
 
+/*
+ * Read the command's output (fd[0]) into out, and pass its standard error
+ * (fd[1], or -1) on to ours, keeping its end in t, to their ends; both are
+ * closed then.  1 when the output was longer than max (then not kept).
+ */
+static int drain(int fd[2], struct core_buf *out, size_t max, struct fiber_memlimit_tail *t)
+{
+	int too_long = 0;
+
+	while (fd[0] >= 0 || fd[1] >= 0) {
+		struct pollfd p[2] = { { fd[0], POLLIN, 0 }, { fd[1], POLLIN, 0 } };
+		int i;
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < 2; i++) {
+			char buf[4096];
+			ssize_t n;
+
+			if (fd[i] < 0 || !p[i].revents)
+				continue;
+			if (i == 0) {
+				n = core_buf_read_fd(out, fd[0], 65536);
+				if (core_buf_pending(out) > max) {
+					too_long = 1;
+					core_buf_consume(out, core_buf_pending(out));
+				}
+			} else {
+				n = read(fd[1], buf, sizeof(buf));
+				if (n < 0)
+					n = -errno;
+				if (n > 0) {
+					core_sys_write_all(2, buf, (size_t)n);
+					fiber_memlimit_tail_add(t, buf, (size_t)n);
+				}
+			}
+			if (n == 0 || (n < 0 && n != -EINTR && n != -EAGAIN)) {
+				close(fd[i]);
+				fd[i] = -1;
+			}
+		}
+	}
+	if (fd[0] >= 0)
+		close(fd[0]);
+	if (fd[1] >= 0)
+		close(fd[1]);
+	return too_long;
+}
+
+/* Why a command that ended with wst failed, into msg. */
+static void failure(const struct fiber_memlimit *m, long kills, int wst,
+		    const struct fiber_memlimit_tail *t, char *msg, size_t size)
+{
+	char st[64];
+
+	core_spawn_status_text(wst, st, sizeof(st));
+	if (fiber_memlimit_explain(m, kills, wst, t, "command", msg, size) > 0)
+		return;
+	if (m->kind == FIBER_MEMLIMIT_RLIMIT)
+		snprintf(msg, size, "command ended with %s (its address space was limited to %llu "
+			 "bytes by --mem-limit)", st, m->bytes);
+	else
+		snprintf(msg, size, "command ended with %s", st);
+}
+
 /* Run one task's command; its answer goes to o->res_fd. */
-static int run_one(const struct fiber_each_opts *o, const char *id, const char *task,
-		   size_t len, struct core_error *err)
+static int run_one(const struct fiber_each_opts *o, const struct fiber_memlimit *m,
+		   const char *id, const char *task, size_t len, struct core_error *err)
 {
 	struct core_spawn sp = CORE_SPAWN_INIT;
 	struct core_buf out = CORE_BUF_INIT;
+	struct fiber_memlimit_tail t = { "", 0 };
 	char **argv = fiber_each_argv(o->argv, task, len, o->lines, strtoull(id, NULL, 10) + 1);
-	char msg[600], st[64];
-	int fds[2] = { -1, -1 }, devnull, wst = 0, ret, too_long = 0;
-	ssize_t n;
+	char msg[600];
+	int fds[2] = { -1, -1 }, efds[2] = { -1, -1 }, rd[2], devnull, wst = 0, ret, too_long;
+	long kills;
 
 	if (!argv)
 		return core_error_set(err, -ENOMEM, "out of memory");
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ret = fiber_pipe(fds);
+	/* Under RLIMIT_AS, its standard error tells a MemoryError. */
+	if (ret == 0 && m->kind == FIBER_MEMLIMIT_RLIMIT)
+		ret = fiber_pipe(efds);
 	if (ret < 0 || devnull < 0) {
 		ret = core_error_errno(err, ret < 0 ? -ret : errno, "cannot create a pipe");
 		goto out;
@@ -181,25 +255,27 @@ static int run_one(const struct fiber_each_opts *o, const char *id, const char *
 	sp.argv = argv;
 	sp.in_fd = devnull;
 	sp.out_fd = fds[1];
-	if (core_spawn_start(&sp, err) < 0) {
+	sp.err_fd = efds[1];
+	sp.env_set = (const char *const *)o->env_set;
+	fiber_memlimit_spawn(m, &sp);
+	kills = fiber_memlimit_kills(m);
+	ret = core_spawn_start(&sp, err);
+	close(fds[1]);
+	fds[1] = -1;
+	if (efds[1] >= 0)
+		close(efds[1]);
+	efds[1] = -1;
+	if (ret < 0) {
 		/* Not found, not executable: this task's error, said once per task. */
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		core_error_clear(err);
-		close(fds[1]);
-		fds[1] = -1;
 		ret = answer(o->res_fd, "error", id, msg, strlen(msg));
 		goto out;
 	}
-	close(fds[1]);
-	fds[1] = -1;
-	while ((n = core_buf_read_fd(&out, fds[0], 65536)) != 0) {
-		if (n < 0 && n != -EINTR && n != -EAGAIN)
-			break;
-		if (core_buf_pending(&out) > o->frame_max) {
-			too_long = 1;
-			core_buf_consume(&out, core_buf_pending(&out));
-		}
-	}
+	rd[0] = fds[0];
+	rd[1] = efds[0];
+	fds[0] = efds[0] = -1;
+	too_long = drain(rd, &out, o->frame_max, &t);
 	while (waitpid(sp.pid, &wst, 0) < 0 && errno == EINTR)
 		;
 	if (too_long) {
@@ -212,11 +288,7 @@ static int run_one(const struct fiber_each_opts *o, const char *id, const char *
 			len_out--;
 		ret = answer(o->res_fd, "ok", id, out.data + out.off, len_out);
 	} else {
-		const char *lim = getenv("FIBERRUN_MEM_LIMIT");
-
-		snprintf(msg, sizeof(msg), "command ended with %s%s%s%s",
-			 core_spawn_status_text(wst, st, sizeof(st)), lim ? " (its memory was limited to " : "",
-			 lim ? lim : "", lim ? " bytes by --mem-limit)" : "");
+		failure(m, kills, wst, &t, msg, sizeof(msg));
 		ret = answer(o->res_fd, "error", id, msg, strlen(msg));
 	}
 	if (ret < 0)
@@ -226,6 +298,10 @@ out:
 		close(fds[0]);
 	if (fds[1] >= 0)
 		close(fds[1]);
+	if (efds[0] >= 0)
+		close(efds[0]);
+	if (efds[1] >= 0)
+		close(efds[1]);
 	if (devnull >= 0)
 		close(devnull);
 	core_buf_release(&out);
@@ -236,10 +312,23 @@ out:
 int fiber_each_run(const struct fiber_each_opts *o, struct core_error *err)
 {
 	struct core_buf in = CORE_BUF_INIT;
+	struct fiber_memlimit m = FIBER_MEMLIMIT_INIT;
+	struct fiber_each_opts run = *o;
+	char *cg[2] = { NULL, NULL };
 	int ret = core_sys_write_all(o->res_fd, "ready\n", 6), eof = 0;
 
 	if (ret < 0)
 		return core_error_errno(err, -ret, "writing to the result descriptor");
+	if (o->mem_group)
+		fiber_memlimit_attach(&m, o->mem_limit, o->mem_group);
+	else
+		fiber_memlimit_init(&m, o->mem_limit);
+	/* Each command finds its group (memory.current, memory.peak ...). */
+	if (m.dir[0] && !(cg[0] = fiber_env_pair("FIBERRUN_MEM_CGROUP", m.dir))) {
+		fiber_memlimit_release(&m);
+		return core_error_set(err, -ENOMEM, "out of memory");
+	}
+	run.env_set = cg[0] ? cg : NULL;
 	for (;;) {
 		char *start = in.data + in.off, *nl;
 		size_t avail = core_buf_pending(&in);
@@ -256,7 +345,7 @@ int fiber_each_run(const struct fiber_each_opts *o, struct core_error *err)
 			if (avail >= (size_t)(nl - start) + 1 + len + 1) {
 				size_t hl = (size_t)(nl - start) + 1;
 
-				ret = run_one(o, id, start + hl, (size_t)len, err);
+				ret = run_one(&run, &m, id, start + hl, (size_t)len, err);
 				if (ret < 0)
 					break;
 				core_buf_consume(&in, hl + (size_t)len + 1);
@@ -279,5 +368,7 @@ int fiber_each_run(const struct fiber_each_opts *o, struct core_error *err)
 		}
 	}
 	core_buf_release(&in);
+	fiber_memlimit_release(&m);
+	free(cg[0]);
 	return ret;
 }

@@ -15,6 +15,16 @@
  * one final newline, is the task's result when it exits with status 0;
  * any other end is an "error" answer naming the status.  Its standard
  * input is /dev/null, its standard error ours.
+ *
+ * With mem_limit, the commands run in one memory cgroup, the agent's
+ * (mem_group) or else one of this runner's (fiber_memlimit; one at a
+ * time, so a kill for the limit during a task is that task's), and an error that memory explains says so: "out of
+ * memory: ..." when certain (the kernel killed a process of the group;
+ * under RLIMIT_AS, a command whose standard error ends with Python's
+ * "MemoryError" line), "..., perhaps out of memory: ..." for a death by
+ * SIGSEGV, SIGBUS, SIGABRT or SIGKILL under RLIMIT_AS.  Under RLIMIT_AS
+ * the command's standard error passes through a pipe (to see its end);
+ * in a cgroup, the commands get its folder in FIBERRUN_MEM_CGROUP.
  */
 #ifndef FIBER_EACH_H
 #define FIBER_EACH_H
@@ -28,6 +38,9 @@ struct fiber_each_opts {
 	int lines;		/* tasks are plain lines, not JSON */
 	int in_fd, res_fd;	/* protocol 2: tasks in, records out */
 	size_t frame_max;	/* longest output kept */
+	unsigned long long mem_limit;	/* --mem-limit of each command, 0: none */
+	const char *mem_group;	/* the agent's memory cgroup for them, or NULL */
+	char **env_set;		/* more "NAME=VALUE" for the commands, or NULL */
 };
 
 /*

@@ -27,8 +27,9 @@ int fiber_envpass_valid(const char *pattern);
  * NAME=VALUE for each variable of our environment matching one of the
  * `n` patterns (FIBERRUN_* names excluded: the launcher sets those),
  * FIBERRUN_WORKDIR=workdir when workdir is not NULL, and
- * FIBERRUN_MEM_LIMIT=bytes (the agent's RLIMIT_AS for its worker command,
- * --mem-limit) when mem_limit is not 0: a malloc'd
+ * FIBERRUN_MEM_LIMIT=bytes (--mem-limit, which the agent or the --each
+ * runner puts on the commands it starts: fiber/memlimit.h) when mem_limit
+ * is not 0: a malloc'd
  * NULL-terminated array of malloc'd strings in *out.  0 or a negative
  * code (-EINVAL: a value with a newline, too many variables).
  */

@@ -1,5 +1,5 @@
 /* core/spawn.h: starting, exec failures, environment, signals, groups,
- * wait statuses. */
+ * wait statuses, joining a cgroup. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -196,6 +196,34 @@ static void test_status(void)
 	TEST_EQ_LONG(core_spawn_error_exit(-ENOEXEC), 126, "ENOEXEC: 126");
 }
 
+/* cgroup_fd: the child writes "0" to it (a cgroup.procs: itself) before it execs. */
+static void test_cgroup_fd(void)
+{
+	struct core_error err = CORE_ERROR_INIT;
+	char *argv[] = { "true", NULL }, got[8] = "";
+	struct core_spawn sp = CORE_SPAWN_INIT;
+	int fds[2], st = 0, ro;
+
+	TEST_EQ_LONG(sp.cgroup_fd, -1, "CORE_SPAWN_INIT: no cgroup");
+	if (pipe(fds) < 0)
+		return;
+	sp.argv = argv;
+	sp.cgroup_fd = fds[1];
+	TEST_EQ_LONG(core_spawn_start(&sp, NULL), 0, "start with a cgroup_fd");
+	waitpid(sp.pid, &st, 0);
+	close(fds[1]);
+	TEST_EQ_LONG(read(fds[0], got, sizeof(got) - 1), 1, "the child wrote once");
+	TEST_EQ_STR(got, "0", "\"0\": the writer");
+	close(fds[0]);
+	ro = open("/dev/null", O_RDONLY);
+	sp = (struct core_spawn)CORE_SPAWN_INIT;
+	sp.argv = argv;
+	sp.cgroup_fd = ro;
+	TEST_EQ_LONG(core_spawn_start(&sp, &err), -EBADF, "a group it cannot join: not run");
+	TEST_EQ_STR(err.msg, "cannot run 'true': Bad file descriptor", "said so");
+	close(ro);
+}
+
 int main(void)
 {
 	test_exit_codes();
@@ -205,5 +233,6 @@ int main(void)
 	test_signals();
 	test_groups();
 	test_status();
+	test_cgroup_fd();
 	return test_done();
 }

@@ -40,7 +40,7 @@ import tempfile
 import threading
 
 __all__ = ["Pool", "AsyncResult", "ApplyResult", "MapResult", "IMapIterator",
-           "TaskFailed", "RemoteTraceback", "TimeoutError", "cpu_count",
+           "TaskFailed", "OutOfMemory", "RemoteTraceback", "TimeoutError", "cpu_count",
            "get_context", "set_start_method", "freeze_support", "current_process"]
 
 TimeoutError = _mp.TimeoutError
@@ -70,6 +70,12 @@ class TaskFailed(RuntimeError):
     def __init__(self, status, reason, host=None, attempts=0):
         RuntimeError.__init__(self, "task %s: %s%s" % (status, reason, " on %s" % host if host else ""))
         self.status, self.reason, self.host, self.attempts = status, reason, host, attempts
+
+
+class OutOfMemory(TaskFailed, MemoryError):
+    """A task whose worker ran out of memory at mem_limit on every attempt,
+    as fiberrun knew for certain (its record's error begins "out of
+    memory"): both a TaskFailed and a MemoryError."""
 
 
 def _fiberrun_path(explicit):
@@ -289,8 +295,9 @@ class Pool:
     env: more variables (names or 'PREFIX_*') for the workers on every
         host; PYTHONPATH always goes along.
     workdir: the workers' working folder on every host.
-    mem_limit: each worker's address-space limit (bytes, or "512M"): a task
-        going over it raises MemoryError.
+    mem_limit: each worker's memory limit (bytes, or "512M"; a memory
+        cgroup, else its address-space limit): a task going over it raises
+        MemoryError (OutOfMemory when the worker was killed for it).
     python: the Python on the hosts (default: this one, sys.executable).
     fiberrun: the fiberrun program (default: the installed one).
     options: more fiberrun options, a list of strings.
@@ -496,8 +503,10 @@ class Pool:
                     exc.__cause__ = RemoteTraceback('\n"""\n%s"""' % tb)
                     job.result._chunk(index, False, exc)
             else:
-                job.result._chunk(index, False, TaskFailed(rec["status"], rec.get("error"),
-                                                           rec.get("host"), rec.get("attempts", 0)))
+                error = rec.get("error") or ""
+                failed = OutOfMemory if error.startswith("out of memory") else TaskFailed
+                job.result._chunk(index, False, failed(rec["status"], error or None,
+                                                       rec.get("host"), rec.get("attempts", 0)))
             with self._lock:
                 self._unfinished -= 1
                 self._done_cond.notify_all()

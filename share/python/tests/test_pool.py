@@ -184,10 +184,30 @@ def allocate(mib):
 
 
 def test_mem_limit():
-    with mp.Pool(1, mem_limit="300M") as p:
+    # A memory cgroup where one can be made: the worker is killed, its task
+    # tried again, and OutOfMemory raised; else as under RLIMIT_AS below.
+    with mp.Pool(1, mem_limit="300M", retries=2) as p:
         assert p.apply(allocate, (10,)) == 10 << 20
-        with pytest.raises(MemoryError):
+        cgroup = p.apply(env_of, ("FIBERRUN_MEM_CGROUP",))
+        with pytest.raises(MemoryError) as e:
             p.apply(allocate, (600,))
+        if cgroup:
+            assert isinstance(e.value, mp.OutOfMemory) and isinstance(e.value, mp.TaskFailed)
+            assert e.value.reason.startswith("out of memory: the worker was killed by the kernel")
+            assert e.value.attempts == 2
+        else:
+            assert not isinstance(e.value, mp.TaskFailed)
+        assert p.apply(allocate, (10,)) == 10 << 20
+
+
+def test_mem_limit_rlimit(monkeypatch):
+    # Under RLIMIT_AS the worker's own MemoryError comes back.
+    monkeypatch.setenv("FIBERRUN_MEM_LIMIT_RLIMIT", "1")
+    with mp.Pool(1, mem_limit="300M") as p:
+        assert p.apply(env_of, ("FIBERRUN_MEM_CGROUP",)) is None
+        with pytest.raises(MemoryError) as e:
+            p.apply(allocate, (600,))
+        assert not isinstance(e.value, mp.TaskFailed)
         assert p.apply(allocate, (10,)) == 10 << 20
 
 
