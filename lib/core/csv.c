@@ -196,15 +196,17 @@ static int scan(struct core_csv_reader *r, struct core_csv_row *row,
 			}
 			if (m)
 				cm &= (m & -m) - 1;
-			while (cap - n < 32) {
-				if (grow(r) < 0)
-					return -ENOMEM;
+			if (cap - n < 32) {
+				do {
+					if (grow(r) < 0)
+						return -ENOMEM;
+				} while (r->cap - n < 32);
 				fld = r->field;
 				flen = r->len;
 				cap = r->cap;
 			}
 			while (cm) {
-				c = s + __builtin_ctz(cm);
+				c = s + (unsigned)__builtin_ctz(cm);
 				cm &= cm - 1;
 				fld[n] = f;
 				flen[n++] = (size_t)(c - f);
