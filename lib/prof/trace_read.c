@@ -414,8 +414,9 @@ static inline __attribute__((always_inline)) int opt_ts(struct prof_trace_reader
  * Turn the fields in r->fld into an event.  Returns 1 with an event, 0 for
  * a descriptive row (meta, process, thread) or a skipped one, <0 on error.
  */
-static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
-		   struct core_error *err)
+static inline __attribute__((always_inline)) int
+convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
+	struct core_error *err)
 {
 	int kind = parse_kind(F(COL_KIND)), ret, hasend;
 	struct prof_process *pr;
