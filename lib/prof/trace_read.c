@@ -297,7 +297,7 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
 	return problem_msg(r, p, line, err, full);
 }
 
-static int parse_kind(const char *s, size_t len)
+static inline __attribute__((always_inline)) int parse_kind(const char *s, size_t len)
 {
 	switch (len) {
 	case 2:
@@ -335,12 +335,21 @@ static int parse_cat(const char *s, size_t len)
 	}
 }
 
-static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid)
+static struct prof_process *process_find(struct prof_trace_reader *r, int64_t pid);
+
+/* Rows of a process come in runs: its entry of the row before first. */
+static inline __attribute__((always_inline)) struct prof_process *
+process_get(struct prof_trace_reader *r, int64_t pid)
+{
+	if (r->lastproc < r->nprocs && r->procs[r->lastproc].pid == pid)
+		return &r->procs[r->lastproc];
+	return process_find(r, pid);
+}
+
+static struct prof_process *process_find(struct prof_trace_reader *r, int64_t pid)
 {
 	size_t i;
 
-	if (r->lastproc < r->nprocs && r->procs[r->lastproc].pid == pid)
-		return &r->procs[r->lastproc];
 	for (i = 0; i < r->nprocs; i++)
 		if (r->procs[i].pid == pid) {
 			r->lastproc = i;
@@ -372,8 +381,10 @@ static inline int same(const char *a, const char *b, size_t n)
 	return 1;
 }
 
+static uint32_t intern_new(struct prof_trace_reader *r, enum col c, uint64_t w);
+
 /* Rows of a thread repeat their names: the column's last string first. */
-static inline uint32_t intern(struct prof_trace_reader *r, enum col c)
+static inline __attribute__((always_inline)) uint32_t intern(struct prof_trace_reader *r, enum col c)
 {
 	uint32_t id = r->last_id[c];
 	size_t len = r->fldlen[c];
@@ -388,7 +399,13 @@ static inline uint32_t intern(struct prof_trace_reader *r, enum col c)
 		   same(r->st.entries[id - 1].key, r->fld[c], len)) {
 		return id;
 	}
-	id = strtab_intern(&r->st, r->fld[c], len);
+	return intern_new(r, c, w);
+}
+
+static uint32_t intern_new(struct prof_trace_reader *r, enum col c, uint64_t w)
+{
+	uint32_t id = strtab_intern(&r->st, r->fld[c], r->fldlen[c]);
+
 	r->last_id[c] = id;
 	r->last_w[c] = w;
 	return id;
