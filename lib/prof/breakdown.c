@@ -298,7 +298,18 @@ static inline int heap_push(struct prof_bd_state *s, int64_t end, uint64_t seria
 	return 0;
 }
 
-static void heap_pop(struct prof_bd_state *s)
+static void heap_pop_slow(struct prof_bd_state *s);
+
+/* Mostly one range is open: nothing to sift. */
+static inline void heap_pop(struct prof_bd_state *s)
+{
+	if (s->nheap == 1)
+		s->nheap = 0;
+	else
+		heap_pop_slow(s);
+}
+
+static void heap_pop_slow(struct prof_bd_state *s)
 {
 	struct endent last = s->heap[--s->nheap];
 	size_t i = 0, c;
