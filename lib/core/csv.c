@@ -27,6 +27,14 @@ struct core_csv_reader {
 	size_t cap, caplen;
 	struct quoted { size_t i; int dq; } *q;	/* its quoted fields; dq: holds "" */
 	size_t nq, capq;
+	/*
+	 * The stretch where the last record ended, when it ended there in an
+	 * unquoted LF: its LFs, quotes and commas after that LF, so that the
+	 * next record starts without looking at those bytes again.  Valid
+	 * while `next` is where the next record starts; a read clears it.
+	 */
+	const char *next, *blk;
+	uint32_t m_rest, cm_rest;
 };
 
 static int reader_new(struct core_csv_reader **out, FILE *fp, core_read_fn *fn,
@@ -176,35 +184,46 @@ static int scan(struct core_csv_reader *r, struct core_csv_row *row,
 	char **fld = r->field;
 	size_t *flen = r->len, cap = r->cap, n = 0, i;
 	long nl = 0, qline;
-	int torn = 0, dq;
+	int torn = 0, dq, carried = r->next == start;
 
 	r->nq = 0;
+	r->next = NULL;
 	for (;;) {
 		/*
 		 * An unquoted stretch, 32 bytes at a time: the commas before
 		 * the first LF or quote end fields, without a test per byte.
 		 */
 		for (;; s += 32) {
-			uint32_t m, cm;
+			uint32_t m, cm, cm_all;
 
-			if (s >= end)
-				goto at_end;
-			m = specials(s, &cm);
-			if ((size_t)(end - s) < 32) {
-				m &= ((uint32_t)1 << (end - s)) - 1;
-				cm &= ((uint32_t)1 << (end - s)) - 1;
+			if (carried) {
+				s = (char *)r->blk;
+				m = r->m_rest;
+				cm = r->cm_rest;
+				carried = 0;
+			} else {
+				if (s >= end)
+					goto at_end;
+				m = specials(s, &cm);
+				if ((size_t)(end - s) < 32) {
+					m &= ((uint32_t)1 << (end - s)) - 1;
+					cm &= ((uint32_t)1 << (end - s)) - 1;
+				}
 			}
+			cm_all = cm;
 			if (m)
 				cm &= (m & -m) - 1;
-			while (cap - n < 32) {
-				if (grow(r) < 0)
-					return -ENOMEM;
+			if (cap - n < 32) {
+				do {
+					if (grow(r) < 0)
+						return -ENOMEM;
+				} while (r->cap - n < 32);
 				fld = r->field;
 				flen = r->len;
 				cap = r->cap;
 			}
 			while (cm) {
-				c = s + __builtin_ctz(cm);
+				c = s + (unsigned)__builtin_ctz(cm);
 				cm &= cm - 1;
 				fld[n] = f;
 				flen[n++] = (size_t)(c - f);
@@ -215,10 +234,16 @@ static int scan(struct core_csv_reader *r, struct core_csv_row *row,
 				continue;
 			c = s + __builtin_ctz(m);
 			if (*c == '\n') {
+				uint32_t rest = ~((2u << (c - s)) - 1);
+
 				e = c > f && c[-1] == '\r' ? c - 1 : c;
 				ADD(f, e - f);
 				*e = '\0';
 				in->pos = (size_t)(c + 1 - in->buf);
+				r->next = c + 1;
+				r->blk = s;
+				r->m_rest = m & rest;
+				r->cm_rest = cm_all & rest;
 				goto whole;
 			}
 			if (c != f)
@@ -365,6 +390,7 @@ int core_csv_read(struct core_csv_reader *r, struct core_csv_row *row,
 		}
 		if (in->eof && !r->skip && r->started)
 			return 0;
+		r->next = NULL;	/* the buffer may move */
 		ret = core_input_fill(in);
 		if (ret == -EAGAIN)
 			return ret;

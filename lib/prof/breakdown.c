@@ -251,7 +251,18 @@ static inline size_t stack_find(const struct stack *s, uint64_t serial)
 	return lo;
 }
 
-static void stack_kill(struct stack *s, uint64_t serial)
+static void stack_kill_slow(struct stack *s, uint64_t serial);
+
+/* Mostly the innermost interval ends, of a stack without dead ones. */
+static inline void stack_kill(struct stack *s, uint64_t serial)
+{
+	if (s->n && !s->dead && s->v[s->n - 1].serial == serial)
+		s->n--;
+	else
+		stack_kill_slow(s, serial);
+}
+
+static void stack_kill_slow(struct stack *s, uint64_t serial)
 {
 	size_t lo = stack_find(s, serial), i, j;
 
@@ -287,7 +298,18 @@ static inline int heap_push(struct prof_bd_state *s, int64_t end, uint64_t seria
 	return 0;
 }
 
-static void heap_pop(struct prof_bd_state *s)
+static void heap_pop_slow(struct prof_bd_state *s);
+
+/* Mostly one range is open: nothing to sift. */
+static inline void heap_pop(struct prof_bd_state *s)
+{
+	if (s->nheap == 1)
+		s->nheap = 0;
+	else
+		heap_pop_slow(s);
+}
+
+static void heap_pop_slow(struct prof_bd_state *s)
 {
 	struct endent last = s->heap[--s->nheap];
 	size_t i = 0, c;
@@ -304,22 +326,31 @@ static void heap_pop(struct prof_bd_state *s)
 		s->heap[i] = last;
 }
 
-static int slot_of(int cat, int gpu)
+/* The slot of category cat, without and with GPU work open: a lookup, no branch. */
+static const uint8_t slot_tab[PROF_CAT_COUNT][2] = {
+	[PROF_CAT_NONE] = { PROF_SLOT_CPU_NATIVE, PROF_SLOT_BOTH_NATIVE },
+	[PROF_CAT_PYTHON] = { PROF_SLOT_CPU_PYTHON, PROF_SLOT_BOTH_PYTHON },
+	[PROF_CAT_SIMULATOR] = { PROF_SLOT_CPU_SIMULATOR, PROF_SLOT_BOTH_SIMULATOR },
+	[PROF_CAT_BACKEND] = { PROF_SLOT_CPU_BACKEND, PROF_SLOT_BOTH_BACKEND },
+	[PROF_CAT_CUDA_API] = { PROF_SLOT_CPU_CUDA_API, PROF_SLOT_BOTH_CUDA_API },
+	[PROF_CAT_NATIVE] = { PROF_SLOT_CPU_NATIVE, PROF_SLOT_BOTH_NATIVE },
+	[PROF_CAT_WAIT] = { PROF_SLOT_WAIT, PROF_SLOT_GPU },
+	[PROF_CAT_GPU] = { PROF_SLOT_CPU_NATIVE, PROF_SLOT_BOTH_NATIVE },
+	[PROF_CAT_KERNEL] = { PROF_SLOT_CPU_NATIVE, PROF_SLOT_BOTH_NATIVE },
+	[PROF_CAT_MEMCPY] = { PROF_SLOT_CPU_NATIVE, PROF_SLOT_BOTH_NATIVE },
+	[PROF_CAT_MEMSET] = { PROF_SLOT_CPU_NATIVE, PROF_SLOT_BOTH_NATIVE },
+	[PROF_CAT_SYSTEM] = { PROF_SLOT_CPU_SYSTEM, PROF_SLOT_BOTH_SYSTEM },
+	[PROF_CAT_RUNNABLE] = { PROF_SLOT_RUNNABLE, PROF_SLOT_GPU },
+};
+
+static inline int slot_of(int cat, int gpu)
 {
-	switch (cat) {
-	case PROF_CAT_PYTHON: return gpu ? PROF_SLOT_BOTH_PYTHON : PROF_SLOT_CPU_PYTHON;
-	case PROF_CAT_SIMULATOR: return gpu ? PROF_SLOT_BOTH_SIMULATOR : PROF_SLOT_CPU_SIMULATOR;
-	case PROF_CAT_BACKEND: return gpu ? PROF_SLOT_BOTH_BACKEND : PROF_SLOT_CPU_BACKEND;
-	case PROF_CAT_CUDA_API: return gpu ? PROF_SLOT_BOTH_CUDA_API : PROF_SLOT_CPU_CUDA_API;
-	case PROF_CAT_WAIT: return gpu ? PROF_SLOT_GPU : PROF_SLOT_WAIT;
-	case PROF_CAT_SYSTEM: return gpu ? PROF_SLOT_BOTH_SYSTEM : PROF_SLOT_CPU_SYSTEM;
-	case PROF_CAT_RUNNABLE: return gpu ? PROF_SLOT_GPU : PROF_SLOT_RUNNABLE;
-	default: return gpu ? PROF_SLOT_BOTH_NATIVE : PROF_SLOT_CPU_NATIVE;
-	}
+	return (unsigned)cat < PROF_CAT_COUNT ? slot_tab[cat][gpu] :
+	       gpu ? PROF_SLOT_BOTH_NATIVE : PROF_SLOT_CPU_NATIVE;
 }
 
 /* Account [a, b) of process p with its current state. */
-static void segment(struct prof_breakdown *bd, struct prof_bd_process *p, int64_t a, int64_t b)
+static inline __attribute__((always_inline)) void segment(struct prof_breakdown *bd, struct prof_bd_process *p, int64_t a, int64_t b)
 {
 	struct prof_bd_state *s = p->state;
 	const struct iv *op, *ph;
@@ -349,7 +380,7 @@ static void segment(struct prof_breakdown *bd, struct prof_bd_process *p, int64_
 }
 
 /* Move the sweep of p to time t, closing the ranges that end by then. */
-static inline void advance(struct prof_breakdown *bd, struct prof_bd_process *p, int64_t t)
+static inline __attribute__((always_inline)) void advance(struct prof_breakdown *bd, struct prof_bd_process *p, int64_t t)
 {
 	struct prof_bd_state *s = p->state;
 

@@ -5,20 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SUB 7	/* 2^SUB buckets per octave */
-
-static uint32_t bucket(uint64_t v)
-{
-	int e;
-
-	if (v < (2u << SUB))
-		return (uint32_t)v;
-	e = 63 - __builtin_clzll(v);
-	return (uint32_t)((e - SUB) << SUB) + (uint32_t)((v >> (e - SUB)) & ((1u << SUB) - 1));
-}
-
-/* Make the range of buckets hold [a, b]. */
-static int span(struct prof_hist *h, uint32_t a, uint32_t b)
+int prof_hist_span(struct prof_hist *h, uint32_t a, uint32_t b)
 {
 	uint32_t lo = a, hi = b, n;
 	uint64_t *c, *s;
@@ -48,31 +35,13 @@ static int span(struct prof_hist *h, uint32_t a, uint32_t b)
 	return 0;
 }
 
-int prof_hist_add(struct prof_hist *h, int64_t v)
-{
-	uint32_t b;
-
-	if (v < 0)
-		v = 0;
-	b = bucket((uint64_t)v);
-	if ((!h->n || b < h->lo || b >= h->lo + h->n) && span(h, b, b) < 0)
-		return -ENOMEM;
-	h->count[b - h->lo]++;
-	h->bsum[b - h->lo] += (uint64_t)v;
-	h->calls++;
-	h->sum += v;
-	if (v > h->max)
-		h->max = v;
-	return 0;
-}
-
 int prof_hist_merge(struct prof_hist *h, const struct prof_hist *from)
 {
 	uint32_t i;
 
 	if (!from->n)
 		return 0;
-	if (span(h, from->lo, from->lo + from->n - 1) < 0)
+	if (prof_hist_span(h, from->lo, from->lo + from->n - 1) < 0)
 		return -ENOMEM;
 	for (i = 0; i < from->n; i++) {
 		h->count[from->lo + i - h->lo] += from->count[i];

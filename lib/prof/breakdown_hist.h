@@ -21,6 +21,7 @@
 #ifndef PROF_BREAKDOWN_HIST_H
 #define PROF_BREAKDOWN_HIST_H
 
+#include <errno.h>
 #include <stdint.h>
 
 struct prof_hist {
@@ -33,12 +34,49 @@ struct prof_hist {
 
 #define PROF_HIST_INIT { 0, 0, 0, NULL, NULL, 0, 0 }
 
-/* Add one value (negative values count as 0). */
-int prof_hist_add(struct prof_hist *h, int64_t v);
+/* int prof_hist_add(struct prof_hist *h, int64_t v), below: add one value
+ * (negative values count as 0); 0 or -ENOMEM. */
 /* Add every value of `from` to `h`. */
 int prof_hist_merge(struct prof_hist *h, const struct prof_hist *from);
 /* The percentile p (0 < p <= 100) of the values; 0 when there are none. */
 int64_t prof_hist_percentile(const struct prof_hist *h, double p);
 void prof_hist_release(struct prof_hist *h);
+
+/*
+ * Inline, as the sweep adds a value per call.  prof_hist_span makes the
+ * range of buckets hold [a, b] (0 or -ENOMEM).
+ */
+int prof_hist_span(struct prof_hist *h, uint32_t a, uint32_t b);
+
+#define PROF_HIST_SUB 7	/* 2^PROF_HIST_SUB buckets per octave */
+
+static inline uint32_t prof_hist_bucket(uint64_t v)
+{
+	int e;
+
+	if (v < (2u << PROF_HIST_SUB))
+		return (uint32_t)v;
+	e = 63 - __builtin_clzll(v);
+	return (uint32_t)((e - PROF_HIST_SUB) << PROF_HIST_SUB) +
+	       (uint32_t)((v >> (e - PROF_HIST_SUB)) & ((1u << PROF_HIST_SUB) - 1));
+}
+
+static inline int prof_hist_add(struct prof_hist *h, int64_t v)
+{
+	uint32_t b;
+
+	if (v < 0)
+		v = 0;
+	b = prof_hist_bucket((uint64_t)v);
+	if ((!h->n || b < h->lo || b >= h->lo + h->n) && prof_hist_span(h, b, b) < 0)
+		return -ENOMEM;
+	h->count[b - h->lo]++;
+	h->bsum[b - h->lo] += (uint64_t)v;
+	h->calls++;
+	h->sum += v;
+	if (v > h->max)
+		h->max = v;
+	return 0;
+}
 
 #endif

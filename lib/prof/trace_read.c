@@ -297,7 +297,7 @@ static int problem(struct prof_trace_reader *r, enum prof_problem p, long line,
 	return problem_msg(r, p, line, err, full);
 }
 
-static int parse_kind(const char *s, size_t len)
+static inline __attribute__((always_inline)) int parse_kind(const char *s, size_t len)
 {
 	switch (len) {
 	case 2:
@@ -335,12 +335,21 @@ static int parse_cat(const char *s, size_t len)
 	}
 }
 
-static struct prof_process *process_get(struct prof_trace_reader *r, int64_t pid)
+static struct prof_process *process_find(struct prof_trace_reader *r, int64_t pid);
+
+/* Rows of a process come in runs: its entry of the row before first. */
+static inline __attribute__((always_inline)) struct prof_process *
+process_get(struct prof_trace_reader *r, int64_t pid)
+{
+	if (r->lastproc < r->nprocs && r->procs[r->lastproc].pid == pid)
+		return &r->procs[r->lastproc];
+	return process_find(r, pid);
+}
+
+static struct prof_process *process_find(struct prof_trace_reader *r, int64_t pid)
 {
 	size_t i;
 
-	if (r->lastproc < r->nprocs && r->procs[r->lastproc].pid == pid)
-		return &r->procs[r->lastproc];
 	for (i = 0; i < r->nprocs; i++)
 		if (r->procs[i].pid == pid) {
 			r->lastproc = i;
@@ -372,8 +381,10 @@ static inline int same(const char *a, const char *b, size_t n)
 	return 1;
 }
 
+static uint32_t intern_new(struct prof_trace_reader *r, enum col c, uint64_t w);
+
 /* Rows of a thread repeat their names: the column's last string first. */
-static inline uint32_t intern(struct prof_trace_reader *r, enum col c)
+static inline __attribute__((always_inline)) uint32_t intern(struct prof_trace_reader *r, enum col c)
 {
 	uint32_t id = r->last_id[c];
 	size_t len = r->fldlen[c];
@@ -388,7 +399,13 @@ static inline uint32_t intern(struct prof_trace_reader *r, enum col c)
 		   same(r->st.entries[id - 1].key, r->fld[c], len)) {
 		return id;
 	}
-	id = strtab_intern(&r->st, r->fld[c], len);
+	return intern_new(r, c, w);
+}
+
+static uint32_t intern_new(struct prof_trace_reader *r, enum col c, uint64_t w)
+{
+	uint32_t id = strtab_intern(&r->st, r->fld[c], r->fldlen[c]);
+
 	r->last_id[c] = id;
 	r->last_w[c] = w;
 	return id;
@@ -414,8 +431,9 @@ static inline __attribute__((always_inline)) int opt_ts(struct prof_trace_reader
  * Turn the fields in r->fld into an event.  Returns 1 with an event, 0 for
  * a descriptive row (meta, process, thread) or a skipped one, <0 on error.
  */
-static int convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
-		   struct core_error *err)
+static inline __attribute__((always_inline)) int
+convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
+	struct core_error *err)
 {
 	int kind = parse_kind(F(COL_KIND)), ret, hasend;
 	struct prof_process *pr;
@@ -590,7 +608,9 @@ static int read_header(struct prof_trace_reader *r, struct core_error *err)
 	return 1;
 }
 
-static int read_csv(struct prof_trace_reader *r, struct prof_ev *ev, struct core_error *err)
+/* Inlined into prof_trace_read: one call per row less. */
+static inline __attribute__((always_inline)) int
+read_csv(struct prof_trace_reader *r, struct prof_ev *ev, struct core_error *err)
 {
 	struct core_error cerr;	/* read only after an error: no 512-byte clear per row */
 	struct core_csv_row row;
@@ -720,6 +740,8 @@ int prof_trace_read(struct prof_trace_reader *r, struct prof_ev *ev,
 	if (r->format == 3)
 		return core_error_set(err, -EBADMSG, "'%s': not an rlprof trace", r->name);
 	ret = r->format == 1 ? read_csv(r, ev, err) : read_jsonl(r, ev, err);
+	if (ret >= 0)
+		return ret;
 	if (ret == -ENOMEM)
 		core_error_set(err, -ENOMEM, "out of memory reading '%s'", r->name);
 	else if (ret < 0 && r->tee_errno)
