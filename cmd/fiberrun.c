@@ -416,14 +416,10 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 	if (isatty(0)) {
 		/*
 		 * In the background a read of the terminal would stop us
-		 * (SIGTTIN), out of reach of SIGTERM: it fails instead, and
-		 * the pool waits to be in the foreground (pool-input.c).
+		 * (SIGTTIN), out of reach of SIGTERM: let it fail instead.
 		 */
 		signal(SIGTTIN, SIG_IGN);
-		if (!a->quiet && tcgetpgrp(0) != getpgrp())
-			core_msg_note("reading tasks from the terminal, in the background: "
-				      "bring fiberrun to the foreground (fg) to type them, one per line");
-		else if (!a->quiet)
+		if (!a->quiet)
 			core_msg_note("reading tasks from the terminal, one per line; end with Ctrl-D");
 	}
 	ret = fiber_pool_run(&o, &st, &err);

@@ -91,34 +91,10 @@ ssize_t pool_input_read(void *ctx, char *buf, size_t n)
 {
 	struct pool *p = ctx;
 
-	ssize_t k;
-
-	if (!p->in_reads || p->in_bg)
+	if (!p->in_reads)
 		return -EAGAIN;
 	p->in_reads--;
-	k = core_read_fd(p->o->in_fd, buf, n);
-	if (k == -EIO && isatty(p->o->in_fd) && tcgetpgrp(p->o->in_fd) != getpgrp()) {
-		if (p->in_poll)
-			epoll_ctl(p->ep, EPOLL_CTL_DEL, p->o->in_fd, NULL);
-		p->in_poll = 0;
-		p->in_bg = 1;
-		pool_note(p, "cannot read the terminal in the background: waiting to be in the "
-			  "foreground (fg), or give the tasks on standard input");
-		return -EAGAIN;
-	}
-	return k;
-}
-
-void pool_input_foreground(struct pool *p)
-{
-	struct epoll_event e = { EPOLLIN, { .ptr = &p->ev_input } };
-
-	if (!p->in_bg || tcgetpgrp(p->o->in_fd) != getpgrp())
-		return;
-	p->in_bg = 0;
-	p->in_ready = 1;
-	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, p->o->in_fd, &e) == 0)
-		p->in_poll = 1;
+	return core_read_fd(p->o->in_fd, buf, n);
 }
 
 /* Read what input is there and take its whole lines. */
@@ -196,6 +172,6 @@ int pool_want_input(const struct pool *p)
 	if (limit < 65536)
 		limit = 65536;
 	/* Tasks not done, not the span of the window: a slow task stalls no one. */
-	return !p->in_eof && !p->stopping && !p->draining && p->in_ready && !p->in_bg &&
+	return !p->in_eof && !p->stopping && !p->draining && p->in_ready &&
 	       (size_t)p->unfinished < limit;
 }

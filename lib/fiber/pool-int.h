@@ -139,7 +139,6 @@ struct pool {
 	int in_reads;		/* read(2) calls the reader may still make */
 	long lineno;
 	int in_eof, in_ready, in_poll;
-	int in_bg;		/* the input is our terminal and we are in the background */
 	struct fiber_taskq q;
 	uint64_t *done;
 	size_t ndone, done_cap;
@@ -171,12 +170,6 @@ int pool_take_line(struct pool *p, json_t *v, const char *line, size_t len, cons
 ssize_t pool_input_read(void *ctx, char *buf, size_t n);
 int pool_read_input(struct pool *p);
 int pool_want_input(const struct pool *p);
-/*
- * A terminal cannot be read from the background (SIGTTIN is ignored, so
- * read(2) fails with EIO): the input waits, unwatched, until fiberrun is
- * in the foreground again, which pool_input_foreground() looks for.
- */
-void pool_input_foreground(struct pool *p);
 
 /* pool-output.c: the one way a task ends, and writing records out (journal first). */
 int pool_task_done(struct pool *p, struct fiber_task *t);

@@ -111,7 +111,6 @@ static void pool_tick(struct pool *p)
 	}
 	pool_heartbeats(p, now);
 	pool_hosts_watch(p, now);
-	pool_input_foreground(p);
 	for (i = 0; i < p->nw; i++) {
 		struct worker *w = p->w[i];
 
