@@ -55,7 +55,8 @@ int core_input_fill(struct core_input *in)
 			return -EMSGSIZE;
 		if (!(b = realloc(in->buf, cap + CORE_INPUT_SLACK)))
 			return -ENOMEM;
-		memset(b + in->cap, 0, cap - in->cap + CORE_INPUT_SLACK);
+		/* Only the new slack: the rest is touched as data comes (a long line costs its size). */
+		memset(b + cap, 0, CORE_INPUT_SLACK);
 		in->buf = b;
 		in->cap = cap;
 	}

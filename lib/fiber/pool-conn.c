@@ -20,18 +20,110 @@ void pool_conn_close(struct pool *p, struct conn *c)
 	close(c->fd);
 	core_buf_release(&c->in);
 	core_buf_release(&c->out);
+	free(c->body_own);
 	if (c->w)
 		c->w->c = NULL;
 	free(c);
 }
 
+int pool_conn_put_task(struct conn *c, const struct fiber_task *t)
+{
+	int ret;
+
+	if (t->len < POOL_BODY_BORROW_MIN)
+		return fiber_frame_put(&c->out, FIBER_TASK, t->seq, t->line, t->len);
+	if (c->body)
+		return -EBUSY;
+	ret = fiber_frame_put_head(&c->out, FIBER_TASK, t->seq, t->len);
+	if (ret < 0)
+		return ret;
+	c->body = t->line;
+	c->body_len = t->len;
+	c->body_sent = 0;
+	c->body_before = core_buf_pending(&c->out);
+	return 0;
+}
+
+int pool_conn_unborrow(struct pool *p, const char *line)
+{
+	long i;
+
+	for (i = 0; i < p->nw; i++) {
+		struct conn *c = p->w[i]->c;
+		char *copy;
+
+		if (!c || c->body != line || c->body_own)
+			continue;
+		copy = malloc(c->body_len - c->body_sent + 1);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, c->body + c->body_sent, c->body_len - c->body_sent);
+		c->body = c->body_own = copy;
+		c->body_len -= c->body_sent;
+		c->body_sent = 0;
+	}
+	return 0;
+}
+
+/* Count n bytes written: `out`'s first body_before, the body, then the rest of `out`. */
+static void conn_written(struct conn *c, size_t n)
+{
+	size_t k = n < c->body_before ? n : c->body_before;
+
+	if (c->body) {
+		core_buf_consume(&c->out, k);
+		c->body_before -= k;
+		n -= k;
+		k = c->body_len - c->body_sent;
+		k = n < k ? n : k;
+		c->body_sent += k;
+		n -= k;
+		if (c->body_sent == c->body_len) {
+			free(c->body_own);
+			c->body = c->body_own = NULL;
+		}
+	}
+	core_buf_consume(&c->out, n);
+}
+
+/* Write what is queued until it is all written or the socket is full. */
+static int conn_write(struct conn *c)
+{
+	for (;;) {
+		size_t pend = core_buf_pending(&c->out), before = c->body ? c->body_before : pend;
+		const char *data = c->out.data + c->out.off;
+		struct iovec iov[3];
+		int n = 0;
+		ssize_t k;
+
+		if (before)
+			iov[n++] = (struct iovec){ (void *)data, before };
+		if (c->body) {
+			iov[n++] = (struct iovec){ (void *)(c->body + c->body_sent), c->body_len - c->body_sent };
+			if (pend > before)
+				iov[n++] = (struct iovec){ (void *)(data + before), pend - before };
+		}
+		if (!n)
+			return 0;
+		k = writev(c->fd, iov, n);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -errno;
+		}
+		conn_written(c, (size_t)k);
+	}
+}
+
 int pool_conn_flush(struct pool *p, struct conn *c)
 {
-	ssize_t n = core_buf_write_fd(&c->out, c->fd);
-	int want = core_buf_pending(&c->out) > 0;
+	int ret = conn_write(c);
+	int want = core_buf_pending(&c->out) > 0 || c->body;
 
-	if (n < 0)
-		return (int)n;
+	if (ret < 0)
+		return ret;
 	if (want != c->watching_out) {
 		struct epoll_event e = { EPOLLIN | (want ? EPOLLOUT : 0), { .ptr = &c->ev } };
 

@@ -28,6 +28,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,9 +80,21 @@ struct conn {
 	uint8_t nonce_w[FIBER_NONCE_LEN], nonce_m[FIBER_NONCE_LEN];
 	int64_t deadline;
 	struct core_buf in, out;
+	/*
+	 * A long task's body is sent from the task's own line, not copied
+	 * into `out`: it goes after the first body_before pending bytes of
+	 * `out` (its frame header last among them), before the rest.
+	 * body_own: this connection's copy, made when the task ended while
+	 * its body was still being sent (pool_conn_unborrow).
+	 */
+	const char *body;
+	char *body_own;
+	size_t body_len, body_sent, body_before;
 	struct worker *w;
 	struct conn *next, *prev;	/* unattached connections */
 };
+/* Task bodies from this size on are borrowed by the connection, not copied. */
+#define POOL_BODY_BORROW_MIN ((size_t)64 << 10)
 
 struct worker {
 	long index;
@@ -170,6 +183,10 @@ void pool_fail_waiting(struct pool *p);
 void pool_pending_unlink(struct pool *p, struct conn *c);
 void pool_conn_close(struct pool *p, struct conn *c);
 int pool_conn_flush(struct pool *p, struct conn *c);
+/* Queue a TASK frame of t on c: 0, -EBUSY (c is still sending a long body), -ENOMEM. */
+int pool_conn_put_task(struct conn *c, const struct fiber_task *t);
+/* A task line about to be freed: connections still sending it take a copy. */
+int pool_conn_unborrow(struct pool *p, const char *line);
 void pool_conn_handshake(struct pool *p, struct conn *c);
 void pool_conn_event(struct pool *p, struct conn *c, uint32_t events);
 int pool_make_room(struct pool *p);

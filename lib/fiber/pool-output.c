@@ -6,6 +6,8 @@ int pool_task_done(struct pool *p, struct fiber_task *t)
 	size_t limit = p->o->order_memory ? p->o->order_memory : ORDER_MEMORY_DEFAULT;
 
 	t->state = FIBER_TASK_DONE;
+	if (t->line && t->len >= POOL_BODY_BORROW_MIN && pool_conn_unborrow(p, t->line) < 0)
+		return pool_fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 	free(t->line);
 	t->line = NULL;
 	p->unfinished--;

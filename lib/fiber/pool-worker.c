@@ -267,9 +267,12 @@ void pool_dispatch(struct pool *p, struct worker *w, long upto, size_t keep)
 	while (w->state == W_READY && !w->leaving && (long)core_ring_count(&w->fifo) < upto &&
 	       core_ring_count(&p->q.ready) > keep) {
 		struct fiber_task *t = fiber_taskq_at(&p->q, fiber_taskq_pop(&p->q));
+		int ret = pool_conn_put_task(c, t);
 
-		if (fiber_frame_put(&c->out, FIBER_TASK, t->seq, t->line, t->len) < 0) {
+		if (ret < 0) {
 			fiber_taskq_push(&p->q, t->seq, 1);
+			if (ret == -EBUSY)
+				break;	/* a long task still going out: another worker may take it */
 			pool_fail(p, core_error_set(p->err, -ENOMEM, "out of memory"));
 			return;
 		}

@@ -25,23 +25,39 @@ static uint64_t get_be(const uint8_t *p, int bytes)
 	return v;
 }
 
+static int header(uint8_t *h, int type, uint64_t seq, size_t len)
+{
+	if (len > UINT32_MAX - 9)
+		return -EMSGSIZE;
+	put_be(h, len + 9, 4);
+	h[4] = (uint8_t)type;
+	put_be(h + 5, seq, 8);
+	return 0;
+}
+
 int fiber_frame_put2(struct core_buf *b, int type, uint64_t seq,
 		     const void *head, size_t hlen, const void *body, size_t len)
 {
 	uint8_t h[FIBER_FRAME_HEADER];
 	int ret;
 
-	if (len > UINT32_MAX - 9 - hlen)
+	if (len > UINT32_MAX - 9 - hlen || header(h, type, seq, hlen + len) < 0)
 		return -EMSGSIZE;
-	put_be(h, len + hlen + 9, 4);
-	h[4] = (uint8_t)type;
-	put_be(h + 5, seq, 8);
 	ret = core_buf_reserve(b, sizeof(h) + hlen + len);
 	if (ret < 0)
 		return ret;
 	core_buf_append(b, h, sizeof(h));
 	core_buf_append(b, head, hlen);
 	return core_buf_append(b, body, len);
+}
+
+int fiber_frame_put_head(struct core_buf *b, int type, uint64_t seq, size_t len)
+{
+	uint8_t h[FIBER_FRAME_HEADER];
+
+	if (header(h, type, seq, len) < 0)
+		return -EMSGSIZE;
+	return core_buf_append(b, h, sizeof(h));
 }
 
 int fiber_frame_put(struct core_buf *b, int type, uint64_t seq,

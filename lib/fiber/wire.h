@@ -62,6 +62,12 @@ int fiber_frame_put(struct core_buf *b, int type, uint64_t seq,
 int fiber_frame_put2(struct core_buf *b, int type, uint64_t seq,
 		     const void *head, size_t hlen, const void *body, size_t len);
 /*
+ * Only the header of a frame whose `len` bytes of body the caller sends
+ * itself, right after it (a long body is then never copied).  0, -ENOMEM
+ * or -EMSGSIZE.
+ */
+int fiber_frame_put_head(struct core_buf *b, int type, uint64_t seq, size_t len);
+/*
  * Take the next complete frame from `b`: 1 and *f (consumed from `b`; the
  * body stays valid until the next change of `b`), 0 when incomplete, or
  * -EPROTO when the header is invalid or the frame is longer than `max`.

@@ -148,6 +148,16 @@ static void test_frames(void)
 	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 1, "second frame");
 	TEST_OK(f.type == FIBER_RESULT && f.seq == 43 && f.len == 0, "empty body");
 	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 0, "nothing more");
+	/* A header alone, its body sent by the caller after it: the same frame. */
+	TEST_EQ_LONG(fiber_frame_put_head(&b, FIBER_TASK, 44, 5), 0, "header alone");
+	TEST_EQ_LONG(core_buf_pending(&b), 13, "header alone: 13 bytes");
+	TEST_EQ_LONG(fiber_frame_next(&b, 100, &f), 0, "header alone: body awaited");
+	core_buf_append(&b, "world", 5);
+	TEST_OK(fiber_frame_next(&b, 100, &f) == 1 && f.type == FIBER_TASK && f.seq == 44 &&
+		f.len == 5 && memcmp(f.body, "world", 5) == 0, "header then body: one frame");
+	TEST_EQ_LONG(fiber_frame_put_head(&b, FIBER_TASK, 1, (size_t)UINT32_MAX), -EMSGSIZE,
+		     "header alone: too long a body refused");
+	TEST_EQ_LONG(core_buf_pending(&b), 0, "header alone: nothing added when refused");
 	/* Partial frames wait for the rest, byte by byte. */
 	{
 		struct core_buf whole = CORE_BUF_INIT, part = CORE_BUF_INIT;
