@@ -190,7 +190,10 @@ assert got == want, [i for i, (a, b) in enumerate(zip(got, want)) if a != b][:5]
 "
 }
 
-@test "--max-line: a 100 MB task line takes about 10 times a 10 MB one, and the master at most twice its size" {
+# Runs one long task line of $2 MB and then of $3 MB (JSON tasks when $1 is
+# json, else --lines) and checks that the time and memory grow linearly and
+# that the master and the agent peak under twice the line's size.
+long_line_peaks() {
 	cat > count.py <<'PY'
 import os
 n = 0
@@ -221,36 +224,54 @@ with open("peaks", "w") as f:
 PY
 	cat > measure.py <<'PY'
 import os, subprocess, sys, time
-mb = int(sys.argv[1])
+kind, mb = sys.argv[1], int(sys.argv[2])
 with open("line", "wb") as f:
-    f.write(b"x" * (mb << 20) + b"\n1\n")
+    if kind == "json":
+        # Valid JSON all along, with escapes and UTF-8, its id at the end.
+        first = b'{"data": "' + b'x\\"\xc3\xa9' * ((mb << 20) // 5) + b'", "n": [1, 2.5, null], "id": "long"}'
+        f.write(first + b'\n{"id": 2}\n')
+    else:
+        first = b"x" * (mb << 20)
+        f.write(first + b"\n1\n")
+opts = ["--lines"] if kind == "lines" else []
 t = time.perf_counter()
 with open("line", "rb") as f:
-    p = subprocess.run(["fiberrun", "--pool", "--protocol", "lines", "--lines", "-n", "1", "--max-line", str(200 << 20),
+    p = subprocess.run(["fiberrun", "--pool", "--protocol", "lines"] + opts + ["-n", "1", "--max-line", str(200 << 20),
                         "--", sys.executable, "count.py"], stdin=f, stdout=subprocess.PIPE, check=True)
 dt = time.perf_counter() - t
-assert p.stdout.count(b'"status":"ok"') == 2 and b'"result":"%d"' % (mb << 20) in p.stdout
+# The count is a JSON number: as such in the record with JSON tasks.
+want = (b'"result":%d,' if kind == "json" else b'"result":"%d"') % len(first)
+assert p.stdout.count(b'"status":"ok"') == 2 and want in p.stdout, p.stdout[:300]
 master, agent = open("peaks").read().split()
-print(dt, master, agent)
+print(dt, master, agent, len(first))
 PY
 	# The program's own memory: a sanitizer keeps nothing freed aside.
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0"
-	read -r t10 m10 a10 < <(python3 measure.py 10)
-	read -r t100 m100 a100 < <(python3 measure.py 100)
+	read -r t1 m1 a1 s1 < <(python3 measure.py "$1" "$2")
+	read -r t2 m2 a2 s2 < <(python3 measure.py "$1" "$3")
 	python3 -c "
-t10, m10, a10, t100, m100, a100 = $t10, $m10, $a10, $t100, $m100, $a100
-size = 100 << 20
-print('time ratio %.1f; master: peak / line %.2f, marginal %.2f; agent: peak / line %.2f' %
-      (t100 / t10, m100 / size, (m100 - m10) / (90 << 20), a100 / size))
-assert t100 / t10 < 25, 'reading long lines is not linear in time'
-assert m100 / m10 < 12, 'reading long lines is not linear in memory'
+t1, m1, a1, s1, t2, m2, a2, s2 = $t1, $m1, $a1, $s1, $t2, $m2, $a2, $s2
+k = s2 / s1
+print('time ratio %.1f for %.0fx the size; master: peak / line %.2f, marginal %.2f; agent: peak / line %.2f, marginal %.2f' %
+      (t2 / t1, k, m2 / s2, (m2 - m1) / (s2 - s1), a2 / s2, (a2 - a1) / (s2 - s1)))
+assert t2 / t1 < 2.5 * k, 'reading long lines is not linear in time'
+assert m2 / m1 < 1.2 * k, 'reading long lines is not linear in memory'
 # The master holds the line once (the reader's buffer becomes the task's)
-# and sends it from there: at most twice its size, all included.
-assert m100 < 2 * size, 'the master took more than twice the size of a 100 MB line'
-# What the 90 MB more cost it, without its fixed share (room for a
-# sanitizer's shadow memory, 1/8).
-assert (m100 - m10) / (90 << 20) < 1.3, 'the master holds a long line more than once'
-# The agent holds the frame and the copy it writes to the command.
-assert (a100 - a10) / (90 << 20) < 2.4, 'the agent holds a long line more than twice'
+# and sends it from there; the agent writes the task to the command from
+# the frame it came in: each at most twice the line's size, all included.
+assert m2 < 2 * s2, 'the master took more than twice the size of a long line'
+assert a2 < 2 * s2, 'the agent took more than twice the size of a long line'
+# What the longer line cost more, without the fixed share (room for a
+# sanitizer's shadow memory, 1/8): the line once.
+assert (m2 - m1) / (s2 - s1) < 1.3, 'the master holds a long line more than once'
+assert (a2 - a1) / (s2 - s1) < 1.3, 'the agent holds a long line more than once'
 "
+}
+
+@test "--max-line: a 100 MB task line takes about 10 times a 10 MB one; the master and the agent peak under twice its size" {
+	long_line_peaks lines 10 100
+}
+
+@test "--max-line: a 100 MB JSON task (only its id is built) takes about 10 times a 10 MB one; the master and the agent peak under twice its size" {
+	long_line_peaks json 10 100
 }

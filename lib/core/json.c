@@ -1,6 +1,7 @@
 #include "core/json.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -297,4 +298,346 @@ void core_jsonl_reader_free(struct core_jsonl_reader *r)
 	core_input_release(&r->in);
 	free(r->name);
 	free(r);
+}
+
+/*
+ * A validating skipper for core_jsonl_read_member: it checks what jansson
+ * checks (UTF-8, escapes and surrogate pairs, control characters, number
+ * grammar, nesting depth, no NUL in a key) without building anything.  It
+ * may refuse more than jansson does (a long integer, an escaped key, a long
+ * real number): those lines are decoded in full to decide.
+ */
+#define SCAN_MAX_DEPTH 2048	/* jansson's JSON_PARSER_MAX_DEPTH */
+
+struct scan {
+	const unsigned char *p, *end;
+	int depth;
+	const char *key;
+	size_t klen;
+	const unsigned char *mstart, *mend;	/* the member's value */
+};
+
+static void scan_ws(struct scan *s)
+{
+	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\r' || *s->p == '\n'))
+		s->p++;
+}
+
+static int scan_hex4(const unsigned char *p, const unsigned char *end, unsigned *u)
+{
+	int i;
+
+	*u = 0;
+	if (end - p < 4)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		unsigned c = p[i];
+
+		if (c >= '0' && c <= '9')
+			*u = *u * 16 + (c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			*u = *u * 16 + ((c | 0x20) - 'a' + 10);
+		else
+			return -1;
+	}
+	return 0;
+}
+
+/* One UTF-8 sequence of more than one byte at s->p. */
+static int scan_utf8(struct scan *s)
+{
+	const unsigned char *p = s->p;
+	unsigned c = *p, lo = 0x80, hi = 0xBF;
+	int n, i;
+
+	if (c < 0xC2)
+		return -1;
+	if (c < 0xE0) {
+		n = 1;
+	} else if (c < 0xF0) {
+		n = 2;
+		if (c == 0xE0)
+			lo = 0xA0;
+		else if (c == 0xED)
+			hi = 0x9F;	/* no surrogates */
+	} else if (c <= 0xF4) {
+		n = 3;
+		if (c == 0xF0)
+			lo = 0x90;
+		else if (c == 0xF4)
+			hi = 0x8F;
+	} else {
+		return -1;
+	}
+	if (s->end - p <= n || p[1] < lo || p[1] > hi)
+		return -1;
+	for (i = 2; i <= n; i++)
+		if (p[i] < 0x80 || p[i] > 0xBF)
+			return -1;
+	s->p = p + n + 1;
+	return 0;
+}
+
+/* A string at s->p (its quote); *esc: it has escapes, *nul: a \u0000. */
+static int scan_string(struct scan *s, int *esc, int *nul)
+{
+	unsigned u, v;
+
+	*esc = *nul = 0;
+	s->p++;
+	for (;;) {
+		/* The common case first: plain ASCII. */
+		while (s->p < s->end && *s->p >= 0x20 && *s->p < 0x80 && *s->p != '"' && *s->p != '\\')
+			s->p++;
+		if (s->p >= s->end || *s->p < 0x20)
+			return -1;
+		if (*s->p == '"') {
+			s->p++;
+			return 0;
+		}
+		if (*s->p >= 0x80) {
+			if (scan_utf8(s) < 0)
+				return -1;
+			continue;
+		}
+		*esc = 1;
+		if (++s->p >= s->end)
+			return -1;
+		if (*s->p && strchr("\"\\/bfnrt", *s->p)) {
+			s->p++;
+			continue;
+		}
+		if (*s->p != 'u' || scan_hex4(s->p + 1, s->end, &u) < 0)
+			return -1;
+		s->p += 5;
+		if (u >= 0xDC00 && u <= 0xDFFF)
+			return -1;
+		if (u >= 0xD800 && u <= 0xDBFF) {
+			if (s->end - s->p < 6 || s->p[0] != '\\' || s->p[1] != 'u' ||
+			    scan_hex4(s->p + 2, s->end, &v) < 0 || v < 0xDC00 || v > 0xDFFF)
+				return -1;
+			s->p += 6;
+		}
+		if (u == 0)
+			*nul = 1;
+	}
+}
+
+static int scan_digits(struct scan *s)
+{
+	const unsigned char *p = s->p;
+
+	while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
+		s->p++;
+	return s->p > p ? 0 : -1;
+}
+
+static int scan_number(struct scan *s)
+{
+	const unsigned char *start = s->p;
+	int real = 0;
+	char tmp[64];
+	double d;
+
+	if (*s->p == '-')
+		s->p++;
+	if (s->p < s->end && *s->p == '0')
+		s->p++;
+	else if (s->p >= s->end || *s->p < '1' || *s->p > '9' || scan_digits(s) < 0)
+		return -1;
+	if (s->p < s->end && *s->p == '.') {
+		s->p++;
+		real = 1;
+		if (scan_digits(s) < 0)
+			return -1;
+	}
+	if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+		s->p++;
+		real = 1;
+		if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
+			s->p++;
+		if (scan_digits(s) < 0)
+			return -1;
+	}
+	/* Within range for jansson: an integer of 18 digits, a finite real. */
+	if (!real)
+		return s->p - start - (*start == '-') <= 18 ? 0 : -1;
+	if ((size_t)(s->p - start) >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, start, (size_t)(s->p - start));
+	tmp[s->p - start] = '\0';
+	d = strtod(tmp, NULL);
+	return d > -HUGE_VAL && d < HUGE_VAL ? 0 : -1;
+}
+
+static int scan_literal(struct scan *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0)
+		return -1;
+	s->p += n;
+	return 0;
+}
+
+static int scan_value(struct scan *s)
+{
+	int esc, nul, outer;
+
+	scan_ws(s);
+	if (s->p >= s->end)
+		return -1;
+	switch (*s->p) {
+	case '{':
+	case '[': {
+		unsigned char close = *s->p == '{' ? '}' : ']';
+
+		if (++s->depth > SCAN_MAX_DEPTH)
+			return -1;
+		outer = s->depth == 1;
+		s->p++;
+		scan_ws(s);
+		if (s->p < s->end && *s->p == close) {
+			s->p++;
+			s->depth--;
+			return 0;
+		}
+		for (;;) {
+			const unsigned char *k = NULL, *kend = NULL, *v;
+
+			if (close == '}') {
+				scan_ws(s);
+				if (s->p >= s->end || *s->p != '"')
+					return -1;
+				k = s->p;
+				if (scan_string(s, &esc, &nul) < 0 || nul)
+					return -1;
+				kend = s->p;
+				scan_ws(s);
+				if (s->p >= s->end || *s->p != ':')
+					return -1;
+				s->p++;
+				if (outer && esc)
+					return -1;	/* which key it is: the decoder says */
+			}
+			scan_ws(s);
+			v = s->p;
+			if (scan_value(s) < 0)
+				return -1;
+			if (k && outer && (size_t)(kend - k - 2) == s->klen &&
+			    memcmp(k + 1, s->key, s->klen) == 0) {
+				s->mstart = v;	/* the last one given counts */
+				s->mend = s->p;
+			}
+			scan_ws(s);
+			if (s->p < s->end && *s->p == ',') {
+				s->p++;
+				continue;
+			}
+			if (s->p < s->end && *s->p == close) {
+				s->p++;
+				s->depth--;
+				return 0;
+			}
+			return -1;
+		}
+	}
+	case '"':
+		return scan_string(s, &esc, &nul);
+	case 't':
+		return scan_literal(s, "true");
+	case 'f':
+		return scan_literal(s, "false");
+	case 'n':
+		return scan_literal(s, "null");
+	default:
+		if (*s->p == '-' || (*s->p >= '0' && *s->p <= '9'))
+			return scan_number(s);
+		return -1;
+	}
+}
+
+int core_jsonl_scan_member(const char *text, size_t len, const char *key,
+			   const char **member, size_t *member_len)
+{
+	struct scan s = { (const unsigned char *)text, (const unsigned char *)text + len,
+			  0, key, strlen(key), NULL, NULL };
+	int object;
+
+	*member = NULL;
+	*member_len = 0;
+	scan_ws(&s);
+	object = s.p < s.end && *s.p == '{';
+	if (scan_value(&s) < 0)
+		return -EBADMSG;
+	scan_ws(&s);
+	if (s.p != s.end)
+		return -EBADMSG;
+	if (s.mstart) {
+		*member = (const char *)s.mstart;
+		*member_len = (size_t)(s.mend - s.mstart);
+	}
+	return object;
+}
+
+int core_jsonl_read_member(struct core_jsonl_reader *r, const char *key, json_t **v,
+			   struct core_error *err)
+{
+	const char *m;
+	json_error_t je;
+	json_t *full, *mv = NULL;
+	char *text;
+	size_t len, mlen, i;
+	int ret;
+
+	*v = NULL;
+	for (;;) {
+		ret = core_jsonl_read_line(r, &text, &len, err);
+		if (ret <= 0)
+			return ret;
+		for (i = 0; i < len; i++)
+			if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r')
+				break;
+		if (i < len)
+			break;
+	}
+	ret = core_jsonl_scan_member(text, len, key, &m, &mlen);
+	if (ret == 0) {
+		*v = json_null();
+		return 1;
+	} else if (ret > 0) {
+		*v = json_object();
+		if (m && !(mv = core_jsonl_decode(m, mlen, NULL))) {
+			ret = -EBADMSG;
+		} else if (*v && mv) {
+			if (json_object_set_new(*v, key, mv) == 0)	/* takes mv */
+				return 1;
+		} else if (*v) {
+			return 1;
+		} else {
+			json_decref(mv);
+		}
+		json_decref(*v);
+		*v = NULL;
+	}
+	if (ret >= 0)	/* out of memory */
+		return fail(r, err, -ENOMEM, "out of memory");
+	/* The scan cannot vouch for it: the decoder decides, and says why not. */
+	full = core_jsonl_decode(text, len, &je);
+	if (!full)
+		return fail(r, err, -EBADMSG, "%s JSON: %s",
+			    r->torn ? "truncated" : "invalid", je.text);
+	if (!json_is_object(full)) {
+		json_decref(full);
+		*v = json_null();
+	} else {
+		mv = json_object_get(full, key);
+		*v = json_object();
+		if (*v && mv && json_object_set(*v, key, mv) < 0) {
+			json_decref(*v);
+			*v = NULL;
+		}
+		json_decref(full);
+	}
+	return *v ? 1 : fail(r, err, -ENOMEM, "out of memory");
 }

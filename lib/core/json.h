@@ -87,6 +87,24 @@ void core_jsonl_set_max(struct core_jsonl_reader *r, size_t max);
 int core_jsonl_read(struct core_jsonl_reader *r, json_t **v,
 		    struct core_error *err);
 /*
+ * As core_jsonl_read, but only the top-level member `key` is built: *v is
+ * an object holding at most that member when the line's value is an
+ * object, JSON null for another value.  The rest of the line is validated
+ * by a scan that builds nothing, so a long line costs no more than its
+ * text (core_jsonl_text, core_jsonl_take_text).
+ */
+int core_jsonl_read_member(struct core_jsonl_reader *r, const char *key, json_t **v,
+			   struct core_error *err);
+/*
+ * That scan, of `len` bytes: 1 when they are a JSON object, 0 another JSON
+ * value, with the text of the member `key` (its last one) in *member and
+ * *member_len, or NULL; -EBADMSG when it cannot vouch for them (invalid
+ * JSON, or a rare form such as an escaped key, a 19-digit integer: decode
+ * them to know).
+ */
+int core_jsonl_scan_member(const char *text, size_t len, const char *key,
+			   const char **member, size_t *member_len);
+/*
  * The next line as text, blank or not, without parsing it: 1 with *text
  * (NUL-terminated, without its LF; writable, valid until the next call)
  * and *len, 0 at the end, or a negative code as above.

@@ -53,6 +53,12 @@ struct agent {
 	struct fiber_memlimit_tail tail;	/* the end of its standard error */
 	uint64_t number;
 	struct core_buf sin, sout, to_child, from_child, from_res;
+	/*
+	 * A long task goes to the command from the frame it came in, not from
+	 * a copy: `big` is the receive buffer it lies in, handed over whole
+	 * (pending: the body); what follows it waits in `after`.
+	 */
+	struct core_buf big, after;
 	struct core_ring fifo;	/* lines protocol: tasks sent to the command, oldest first */
 	size_t scanned;		/* bytes of from_child known to hold no newline */
 	uint64_t fed;		/* bytes written to the command's input, until ready */
@@ -470,6 +476,52 @@ static int relay_records(struct agent *a, struct core_error *err)
 	}
 }
 
+#define AGENT_BIG_TASK ((size_t)1 << 20)
+
+/*
+ * Hand the receive buffer, where the body of task `f` lies, over to `big`;
+ * the bytes after the frame (a read's worth) go on in a new one.
+ */
+static int take_big(struct agent *a, const struct fiber_frame *f)
+{
+	struct core_buf rest = CORE_BUF_INIT;
+	size_t start = (size_t)(f->body - a->sin.data);
+
+	if (core_buf_append(&rest, a->sin.data + a->sin.off, core_buf_pending(&a->sin)) < 0)
+		return -ENOMEM;
+	a->big = a->sin;
+	a->big.off = start;
+	a->big.len = start + f->len;
+	a->sin = rest;
+	return 0;
+}
+
+/* Bytes still to go to the command's input. */
+static size_t child_pending(const struct agent *a)
+{
+	return core_buf_pending(&a->to_child) + core_buf_pending(&a->big) +
+	       core_buf_pending(&a->after);
+}
+
+/* Write what the command takes, in order: to_child, big, after. */
+static ssize_t feed_child(struct agent *a)
+{
+	ssize_t n = core_buf_write_fd(&a->to_child, a->cin), m;
+
+	if (n < 0 || core_buf_pending(&a->to_child) || !a->big.data)
+		return n;
+	m = core_buf_write_fd(&a->big, a->cin);
+	if (m < 0)
+		return m;
+	if (!core_buf_pending(&a->big)) {
+		core_buf_release(&a->big);
+		core_buf_release(&a->to_child);
+		a->to_child = a->after;
+		a->after = (struct core_buf)CORE_BUF_INIT;
+	}
+	return n + m;
+}
+
 /* Frames from the master. */
 static int take_frames(struct agent *a, struct core_error *err)
 {
@@ -484,20 +536,23 @@ static int take_frames(struct agent *a, struct core_error *err)
 			if (fiber_frame_put(&a->sout, FIBER_PONG, f.seq, NULL, 0) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
 		} else if (f.type == FIBER_TASK && !a->stopping) {
+			struct core_buf *dst = a->big.data ? &a->after : &a->to_child;
+
 			if (a->o->proto2) {
 				char h[64];
 				int n = snprintf(h, sizeof(h), "task %" PRIu64 " %zu\n", f.seq, f.len);
 
-				ret = core_buf_reserve(&a->to_child, (size_t)n + f.len + 1);
-				if (ret == 0)
-					ret = core_buf_append(&a->to_child, h, (size_t)n);
+				ret = core_buf_append(dst, h, (size_t)n);
 			} else {
 				if (memchr(f.body, '\n', f.len))
 					return core_error_set(err, -EPROTO, "task with a newline");
 				ret = core_ring_push(&a->fifo, f.seq);
 			}
-			if (ret < 0 || core_buf_append(&a->to_child, f.body, f.len) < 0 ||
-			    core_buf_append(&a->to_child, "\n", 1) < 0)
+			if (ret == 0 && f.len >= AGENT_BIG_TASK && !a->big.data)
+				ret = take_big(a, &f);
+			else if (ret == 0)
+				ret = core_buf_append(dst, f.body, f.len);
+			if (ret < 0 || core_buf_append(a->big.data ? &a->after : &a->to_child, "\n", 1) < 0)
 				return core_error_set(err, -ENOMEM, "out of memory");
 		} else {
 			return core_error_set(err, -EPROTO, "unexpected frame type %d", f.type);
@@ -520,7 +575,7 @@ static int relay(struct agent *a, struct core_error *err)
 		int wait_ms = -1;
 		ssize_t n;
 
-		if (a->stopping && a->cin >= 0 && core_buf_pending(&a->to_child) == 0) {
+		if (a->stopping && a->cin >= 0 && child_pending(a) == 0) {
 			close(a->cin);
 			a->cin = -1;
 		}
@@ -532,7 +587,7 @@ static int relay(struct agent *a, struct core_error *err)
 			icres = np;
 			p[np++] = (struct pollfd){ a->cres, POLLIN, 0 };
 		}
-		if (a->cin >= 0 && core_buf_pending(&a->to_child)) {
+		if (a->cin >= 0 && child_pending(a)) {
 			icin = np;
 			p[np++] = (struct pollfd){ a->cin, POLLOUT, 0 };
 		}
@@ -599,7 +654,7 @@ static int relay(struct agent *a, struct core_error *err)
 			}
 		}
 		if (icin >= 0 && p[icin].revents) {
-			n = core_buf_write_fd(&a->to_child, a->cin);
+			n = feed_child(a);
 			/* Counted once in the pipe: a task still in our buffer was not read. */
 			if (n > 0 && !a->ready)
 				a->fed += (uint64_t)n;
@@ -607,6 +662,8 @@ static int relay(struct agent *a, struct core_error *err)
 				close(a->cin);
 				a->cin = -1;
 				a->to_child.off = a->to_child.len = 0;
+				core_buf_release(&a->big);
+				core_buf_release(&a->after);
 			}
 		}
 		if (!a->o->proto2 && check_taken(a, err) < 0) {
@@ -773,6 +830,8 @@ out:
 	core_buf_release(&a.sin);
 	core_buf_release(&a.sout);
 	core_buf_release(&a.to_child);
+	core_buf_release(&a.big);
+	core_buf_release(&a.after);
 	core_buf_release(&a.from_child);
 	core_buf_release(&a.from_res);
 	core_ring_release(&a.fifo);

@@ -111,7 +111,8 @@ int pool_read_input(struct pool *p)
 		if (p->o->lines) {
 			ret = core_jsonl_read_line(p->in, &line, &len, p->err);
 		} else {
-			ret = core_jsonl_read(p->in, &v, p->err);
+			/* Only the id is built; the task goes on as its text. */
+			ret = core_jsonl_read_member(p->in, "id", &v, p->err);
 			line = ret > 0 ? (char *)core_jsonl_text(p->in, &len) : NULL;
 		}
 		if (ret == -EAGAIN)

@@ -234,6 +234,44 @@ static void test_take(void)
 	free(text);
 }
 
+/* The id scan accepts what the decoder accepts, and finds the same member. */
+static void test_scan(void)
+{
+	static const char *const lines[] = {
+		"{\"id\": 7, \"x\": [1, 2.5e3, -0, true, false, null, {\"a\": \"\\u00e9\\ud83d\\ude00\"}]}",
+		"{\"x\": 1, \"id\": \"a\", \"id\": \"b\"}", "{\"a\": {\"id\": 1}}", "[1, {\"id\": 2}]",
+		"\"text\"", "12", " {} ", "{\"s\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}",
+		"{\"s\": \"\\u0000\"}", "{\"id\": 1,}", "{\"id\" 1}", "[1 2]", "01", "1.", "1e", "-",
+		"tru", "nul", "{\"s\": \"\x01\"}", "{\"s\": \"\\x\"}", "{\"s\": \"\\ud800\"}",
+		"{\"s\": \"\\udc00\"}", "{\"s\": \"\xc0\xaf\"}", "{\"s\": \"\xed\xa0\x80\"}",
+		"{\"s\": \"\xf4\x90\x80\x80\"}", "{\"s\": \"\xe2\x82\"}", "{\"\\u0000\": 1}",
+		"{\"id\": 1} x", "{\"a\": 1", "[", "1e999", "123456789012345678901234",
+		"{\"\\u0069d\": 5}", "{\"id\": [1, 2]}",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		const char *m;
+		size_t mlen;
+		int got = core_jsonl_scan_member(lines[i], strlen(lines[i]), "id", &m, &mlen);
+		json_t *v = core_jsonl_decode(lines[i], strlen(lines[i]), NULL);
+		json_t *id = json_is_object(v) ? json_object_get(v, "id") : NULL;
+
+		if (got < 0) {
+			/* Refused: invalid, or a form the decoder must judge. */
+			TEST_OK(!v || strstr(lines[i], "\\u0069") || strstr(lines[i], "5678901"),
+				"the scan refuses only what it must: %s", lines[i]);
+		} else {
+			json_t *mv = m ? core_jsonl_decode(m, mlen, NULL) : NULL;
+
+			TEST_OK(v && got == json_is_object(v), "the scan accepts a valid line: %s", lines[i]);
+			TEST_OK((!mv && !id) || json_equal(mv, id), "the same id: %s", lines[i]);
+			json_decref(mv);
+		}
+		json_decref(v);
+	}
+}
+
 int main(void)
 {
 	test_document();
@@ -242,5 +280,6 @@ int main(void)
 	test_lines();
 	test_line_api();
 	test_write();
+	test_scan();
 	return test_done();
 }
