@@ -1,7 +1,9 @@
 /*
  * libFuzzer target: JSON Lines reading never crashes or leaks, every error
  * names a line, and reading in one piece or a few bytes at a time (with
- * EAGAINs, under a small line bound) gives the same values and errors.
+ * EAGAINs, under a small line bound) gives the same values and errors;
+ * the id scan (core_jsonl_scan_member) vouches only for what the decoder
+ * accepts, and finds the member the decoder finds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -50,12 +52,32 @@ static char *digest(const unsigned char *data, size_t size, size_t step)
 	return d;
 }
 
+static void scan_agrees(const unsigned char *data, size_t size)
+{
+	const char *m;
+	size_t mlen;
+	int got = core_jsonl_scan_member((const char *)data, size, "id", &m, &mlen);
+	json_t *v = core_jsonl_decode((const char *)data, size, NULL), *mv, *id;
+
+	if (got >= 0) {
+		if (!v || got != json_is_object(v))
+			abort();
+		mv = m ? core_jsonl_decode(m, mlen, NULL) : NULL;
+		id = json_is_object(v) ? json_object_get(v, "id") : NULL;
+		if ((m && !mv) || !mv != !id || (mv && !json_equal(mv, id)))
+			abort();
+		json_decref(mv);
+	}
+	json_decref(v);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	char *whole, *pieces;
 
 	if (size == 0)
 		return 0;
+	scan_agrees(data, size);
 	whole = digest(data, size, 0);
 	pieces = digest(data, size, 1 + data[0] % 7);
 	if (strcmp(whole, pieces))
