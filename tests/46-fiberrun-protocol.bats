@@ -265,9 +265,11 @@ lim = 3 if '${RLKIT_SANITIZE:-}' else 2
 assert m2 < lim * s2, 'the master took more than %d times the size of a long line' % lim
 assert a2 < lim * s2, 'the agent took more than %d times the size of a long line' % lim
 # What the longer line cost more, without the fixed share (room for a
-# sanitizer's shadow memory, 1/8): the line once.
-assert (m2 - m1) / (s2 - s1) < 1.3, 'the master holds a long line more than once'
-assert (a2 - a1) / (s2 - s1) < 1.3, 'the agent holds a long line more than once'
+# sanitizer's shadow memory, 1/8): the line once (under a sanitizer, the
+# copy its realloc makes too).
+once = 2.5 if lim == 3 else 1.3
+assert (m2 - m1) / (s2 - s1) < once, 'the master holds a long line more than once'
+assert (a2 - a1) / (s2 - s1) < once, 'the agent holds a long line more than once'
 "
 }
 
