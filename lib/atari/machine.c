@@ -219,7 +219,7 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 
 #define CPU_EXEC_NAME machine_exec
 #define CPU_EXEC_CTX struct bus
-#define CPU_EXEC_ATTR BUS_INLINE
+#define CPU_EXEC_ATTR NOINLINE
 #define CPU_READ(ctx, addr) bus_read(ctx, addr)
 #define CPU_DUMMY_READ(ctx, addr) bus_dummy(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
