@@ -29,6 +29,13 @@
  * address before a page is crossed, the stack before a pull, ...): one
  * cycle each; without it they are CPU_READ's.
  *
+ * CPU_EXEC_SPIN(ctx, pc, n), when defined with CPU_EXEC_STOP, is asked
+ * at every LDA absolute, its opcode fetched (pc: its operand), whether the
+ * instruction starts a wait loop (LDA timer; BNE back to it) whose next
+ * iterations the bus can pass over without running them; it returns how
+ * many it passed over (at most n; each counts as two instructions), and
+ * the LDA then runs as the opcode fetch of the iteration after them.
+ *
  * CPU_EXEC_ATTR, when defined, qualifies the function (an inline
  * attribute, so that a bus context that is a caller's local stays in
  * registers).
@@ -271,7 +278,11 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP(0xa9) R_IMM; a = op; SETNZ(a); NEXT;
 	OP(0xa5) R_ZP; a = op; SETNZ(a); NEXT;
 	OP(0xb5) R_ZPX; a = op; SETNZ(a); NEXT;
-	OP(0xad) R_ABS; a = op; SETNZ(a); NEXT;
+	OP(0xad)
+#if defined(CPU_EXEC_SPIN) && defined(CPU_EXEC_STOP)
+		ran += 2 * CPU_EXEC_SPIN(ctx, pc, (max - ran - 1) / 2);
+#endif
+		R_ABS; a = op; SETNZ(a); NEXT;
 	OP(0xbd) R_ABX; a = op; SETNZ(a); NEXT;
 	OP(0xb9) R_ABY; a = op; SETNZ(a); NEXT;
 	OP(0xa1) R_INX; a = op; SETNZ(a); NEXT;
