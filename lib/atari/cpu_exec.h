@@ -214,7 +214,11 @@
 #endif
 
 #ifdef CPU_EXEC_STOP
+#ifdef CPU_EXEC_CTX_COPY
+static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx_in_, struct atari_cpu *cpu, int max)
+#else
 static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu, int max)
+#endif
 #else
 static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu)
 #endif
@@ -223,6 +227,9 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	uint8_t a = cpu->a, x = cpu->x, y = cpu->y, sp = cpu->sp, p = cpu->p;
 	uint8_t op = 0, t8, jammed = 0;
 	int ran = 0;
+#ifdef CPU_EXEC_CTX_COPY
+	CPU_EXEC_CTX ctx_copy_ = *ctx_in_, *ctx = &ctx_copy_;
+#endif
 
 	if (cpu->jammed)
 		return -1;
@@ -610,6 +617,9 @@ out_:
 		break;
 	}
 #endif
+#endif
+#ifdef CPU_EXEC_CTX_COPY
+	*ctx_in_ = ctx_copy_;
 #endif
 	cpu->jammed = jammed;
 	cpu->pc = pc;

@@ -54,7 +54,7 @@ static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct at
 }
 
 /* The cartridge window of the current bank (reads that switch nothing). */
-static HOSTDEV inline void bus_window(struct bus *b)
+static HOSTDEV BUS_INLINE void bus_window(struct bus *b)
 {
 	const struct atari_cart *c = &b->m->cart;
 	const uint8_t *rom = b->rom->data;
@@ -271,8 +271,10 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
 #define CPU_EXEC_STOP(ctx) ((ctx)->stop)
 #define CPU_EXEC_SPIN(ctx, pc, n) bus_spin(ctx, pc, n)
+#define CPU_EXEC_CTX_COPY
 #include "atari/cpu_exec.h"
 #undef CPU_EXEC_SPIN
+#undef CPU_EXEC_CTX_COPY
 #undef CPU_EXEC_STOP
 #undef CPU_EXEC_ATTR
 
