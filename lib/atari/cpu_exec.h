@@ -29,6 +29,13 @@
  * address before a page is crossed, the stack before a pull, ...): one
  * cycle each; without it they are CPU_READ's.
  *
+ * CPU_EXEC_SPIN(ctx, pc, n), when defined with CPU_EXEC_STOP, is asked
+ * at every LDA absolute, its opcode fetched (pc: its operand), whether the
+ * instruction starts a wait loop (LDA timer; BNE back to it) whose next
+ * iterations the bus can pass over without running them; it returns how
+ * many it passed over (at most n; each counts as two instructions), and
+ * the LDA then runs as the opcode fetch of the iteration after them.
+ *
  * CPU_EXEC_ATTR, when defined, qualifies the function (an inline
  * attribute, so that a bus context that is a caller's local stays in
  * registers).
@@ -178,8 +185,40 @@
 #ifndef CPU_EXEC_ATTR
 #define CPU_EXEC_ATTR
 #endif
+
+/*
+ * Dispatch.  Where the compiler takes labels as values (GCC, clang) and
+ * the function runs many instructions, each instruction ends with its own
+ * jump to the next one's label ("threaded" dispatch), which the branch
+ * predictor learns per opcode instead of through one shared jump; else
+ * (CUDA, other compilers, one instruction per call) a switch.  Both run
+ * the same statements: OP(n) starts opcode n, NEXT ends it, END_JAM ends
+ * the jam.
+ */
+#if defined(CPU_EXEC_STOP) && defined(__GNUC__) && !defined(__CUDA_ARCH__)
+#define CPU_EXEC_THREADED 1
+#define OP(n) L_##n:
+#define OP_JAM L_jam:
+#define NEXT do { \
+	if (++ran >= max || CPU_EXEC_STOP(ctx)) \
+		goto out_; \
+	goto *disp_[RD(pc++)]; \
+} while (0)
+#define END_JAM do { ran++; goto out_; } while (0)
+#else
+#define CPU_EXEC_THREADED 0
+#define OP(n) case n:
+#define OP_JAM default:
+#define NEXT break
+#define END_JAM break
+#endif
+
 #ifdef CPU_EXEC_STOP
+#ifdef CPU_EXEC_CTX_COPY
+static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx_in_, struct atari_cpu *cpu, int max)
+#else
 static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu, int max)
+#endif
 #else
 static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu)
 #endif
@@ -188,197 +227,248 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	uint8_t a = cpu->a, x = cpu->x, y = cpu->y, sp = cpu->sp, p = cpu->p;
 	uint8_t op = 0, t8, jammed = 0;
 	int ran = 0;
+#ifdef CPU_EXEC_CTX_COPY
+	CPU_EXEC_CTX ctx_copy_ = *ctx_in_, *ctx = &ctx_copy_;
+#endif
 
 	if (cpu->jammed)
 		return -1;
+#if CPU_EXEC_THREADED
+	/* Opcode -> label; opcodes that jam go to L_jam.  Not static, so
+	 * that the function can still be inlined into its caller. */
+	const void *disp_[256] = {
+		&&L_0x00, &&L_0x01, &&L_jam, &&L_0x03, &&L_0x04, &&L_0x05, &&L_0x06, &&L_0x07,
+		&&L_0x08, &&L_0x09, &&L_0x0a, &&L_0x0b, &&L_0x0c, &&L_0x0d, &&L_0x0e, &&L_0x0f,
+		&&L_0x10, &&L_0x11, &&L_jam, &&L_0x13, &&L_0x14, &&L_0x15, &&L_0x16, &&L_0x17,
+		&&L_0x18, &&L_0x19, &&L_0x1a, &&L_0x1b, &&L_0x1c, &&L_0x1d, &&L_0x1e, &&L_0x1f,
+		&&L_0x20, &&L_0x21, &&L_jam, &&L_0x23, &&L_0x24, &&L_0x25, &&L_0x26, &&L_0x27,
+		&&L_0x28, &&L_0x29, &&L_0x2a, &&L_0x2b, &&L_0x2c, &&L_0x2d, &&L_0x2e, &&L_0x2f,
+		&&L_0x30, &&L_0x31, &&L_jam, &&L_0x33, &&L_0x34, &&L_0x35, &&L_0x36, &&L_0x37,
+		&&L_0x38, &&L_0x39, &&L_0x3a, &&L_0x3b, &&L_0x3c, &&L_0x3d, &&L_0x3e, &&L_0x3f,
+		&&L_0x40, &&L_0x41, &&L_jam, &&L_0x43, &&L_0x44, &&L_0x45, &&L_0x46, &&L_0x47,
+		&&L_0x48, &&L_0x49, &&L_0x4a, &&L_0x4b, &&L_0x4c, &&L_0x4d, &&L_0x4e, &&L_0x4f,
+		&&L_0x50, &&L_0x51, &&L_jam, &&L_0x53, &&L_0x54, &&L_0x55, &&L_0x56, &&L_0x57,
+		&&L_0x58, &&L_0x59, &&L_0x5a, &&L_0x5b, &&L_0x5c, &&L_0x5d, &&L_0x5e, &&L_0x5f,
+		&&L_0x60, &&L_0x61, &&L_jam, &&L_0x63, &&L_0x64, &&L_0x65, &&L_0x66, &&L_0x67,
+		&&L_0x68, &&L_0x69, &&L_0x6a, &&L_0x6b, &&L_0x6c, &&L_0x6d, &&L_0x6e, &&L_0x6f,
+		&&L_0x70, &&L_0x71, &&L_jam, &&L_0x73, &&L_0x74, &&L_0x75, &&L_0x76, &&L_0x77,
+		&&L_0x78, &&L_0x79, &&L_0x7a, &&L_0x7b, &&L_0x7c, &&L_0x7d, &&L_0x7e, &&L_0x7f,
+		&&L_0x80, &&L_0x81, &&L_0x82, &&L_0x83, &&L_0x84, &&L_0x85, &&L_0x86, &&L_0x87,
+		&&L_0x88, &&L_0x89, &&L_0x8a, &&L_0x8b, &&L_0x8c, &&L_0x8d, &&L_0x8e, &&L_0x8f,
+		&&L_0x90, &&L_0x91, &&L_jam, &&L_0x93, &&L_0x94, &&L_0x95, &&L_0x96, &&L_0x97,
+		&&L_0x98, &&L_0x99, &&L_0x9a, &&L_0x9b, &&L_0x9c, &&L_0x9d, &&L_0x9e, &&L_0x9f,
+		&&L_0xa0, &&L_0xa1, &&L_0xa2, &&L_0xa3, &&L_0xa4, &&L_0xa5, &&L_0xa6, &&L_0xa7,
+		&&L_0xa8, &&L_0xa9, &&L_0xaa, &&L_0xab, &&L_0xac, &&L_0xad, &&L_0xae, &&L_0xaf,
+		&&L_0xb0, &&L_0xb1, &&L_jam, &&L_0xb3, &&L_0xb4, &&L_0xb5, &&L_0xb6, &&L_0xb7,
+		&&L_0xb8, &&L_0xb9, &&L_0xba, &&L_0xbb, &&L_0xbc, &&L_0xbd, &&L_0xbe, &&L_0xbf,
+		&&L_0xc0, &&L_0xc1, &&L_0xc2, &&L_0xc3, &&L_0xc4, &&L_0xc5, &&L_0xc6, &&L_0xc7,
+		&&L_0xc8, &&L_0xc9, &&L_0xca, &&L_0xcb, &&L_0xcc, &&L_0xcd, &&L_0xce, &&L_0xcf,
+		&&L_0xd0, &&L_0xd1, &&L_jam, &&L_0xd3, &&L_0xd4, &&L_0xd5, &&L_0xd6, &&L_0xd7,
+		&&L_0xd8, &&L_0xd9, &&L_0xda, &&L_0xdb, &&L_0xdc, &&L_0xdd, &&L_0xde, &&L_0xdf,
+		&&L_0xe0, &&L_0xe1, &&L_0xe2, &&L_0xe3, &&L_0xe4, &&L_0xe5, &&L_0xe6, &&L_0xe7,
+		&&L_0xe8, &&L_0xe9, &&L_0xea, &&L_0xeb, &&L_0xec, &&L_0xed, &&L_0xee, &&L_0xef,
+		&&L_0xf0, &&L_0xf1, &&L_jam, &&L_0xf3, &&L_0xf4, &&L_0xf5, &&L_0xf6, &&L_0xf7,
+		&&L_0xf8, &&L_0xf9, &&L_0xfa, &&L_0xfb, &&L_0xfc, &&L_0xfd, &&L_0xfe, &&L_0xff,
+	};
+
+	if (ran >= max)
+		goto out_;
+	goto *disp_[RD(pc++)];
+	{
+#else
 #ifdef CPU_EXEC_STOP
 	while (ran < max) {
 #endif
 	switch (RD(pc++)) {
+#endif
 	/* Loads, stores and transfers. */
-	case 0xa9: R_IMM; a = op; SETNZ(a); break;
-	case 0xa5: R_ZP; a = op; SETNZ(a); break;
-	case 0xb5: R_ZPX; a = op; SETNZ(a); break;
-	case 0xad: R_ABS; a = op; SETNZ(a); break;
-	case 0xbd: R_ABX; a = op; SETNZ(a); break;
-	case 0xb9: R_ABY; a = op; SETNZ(a); break;
-	case 0xa1: R_INX; a = op; SETNZ(a); break;
-	case 0xb1: R_INY; a = op; SETNZ(a); break;
-	case 0xa2: R_IMM; x = op; SETNZ(x); break;
-	case 0xa6: R_ZP; x = op; SETNZ(x); break;
-	case 0xb6: R_ZPY; x = op; SETNZ(x); break;
-	case 0xae: R_ABS; x = op; SETNZ(x); break;
-	case 0xbe: R_ABY; x = op; SETNZ(x); break;
-	case 0xa0: R_IMM; y = op; SETNZ(y); break;
-	case 0xa4: R_ZP; y = op; SETNZ(y); break;
-	case 0xb4: R_ZPX; y = op; SETNZ(y); break;
-	case 0xac: R_ABS; y = op; SETNZ(y); break;
-	case 0xbc: R_ABX; y = op; SETNZ(y); break;
-	case 0x85: W_ZP; WR(ea, a); break;
-	case 0x95: W_ZPX; WR(ea, a); break;
-	case 0x8d: W_ABS; WR(ea, a); break;
-	case 0x9d: W_ABX; WR(ea, a); break;
-	case 0x99: W_ABY; WR(ea, a); break;
-	case 0x81: W_INX; WR(ea, a); break;
-	case 0x91: W_INY; WR(ea, a); break;
-	case 0x86: W_ZP; WR(ea, x); break;
-	case 0x96: W_ZPY; WR(ea, x); break;
-	case 0x8e: W_ABS; WR(ea, x); break;
-	case 0x84: W_ZP; WR(ea, y); break;
-	case 0x94: W_ZPX; WR(ea, y); break;
-	case 0x8c: W_ABS; WR(ea, y); break;
-	case 0xaa: M_IMP(); x = a; SETNZ(x); break;
-	case 0xa8: M_IMP(); y = a; SETNZ(y); break;
-	case 0xba: M_IMP(); x = sp; SETNZ(x); break;
-	case 0x8a: M_IMP(); a = x; SETNZ(a); break;
-	case 0x9a: M_IMP(); sp = x; break;
-	case 0x98: M_IMP(); a = y; SETNZ(a); break;
+	OP(0xa9) R_IMM; a = op; SETNZ(a); NEXT;
+	OP(0xa5) R_ZP; a = op; SETNZ(a); NEXT;
+	OP(0xb5) R_ZPX; a = op; SETNZ(a); NEXT;
+	OP(0xad)
+#if defined(CPU_EXEC_SPIN) && defined(CPU_EXEC_STOP)
+		ran += 2 * CPU_EXEC_SPIN(ctx, pc, (max - ran - 1) / 2);
+#endif
+		R_ABS; a = op; SETNZ(a); NEXT;
+	OP(0xbd) R_ABX; a = op; SETNZ(a); NEXT;
+	OP(0xb9) R_ABY; a = op; SETNZ(a); NEXT;
+	OP(0xa1) R_INX; a = op; SETNZ(a); NEXT;
+	OP(0xb1) R_INY; a = op; SETNZ(a); NEXT;
+	OP(0xa2) R_IMM; x = op; SETNZ(x); NEXT;
+	OP(0xa6) R_ZP; x = op; SETNZ(x); NEXT;
+	OP(0xb6) R_ZPY; x = op; SETNZ(x); NEXT;
+	OP(0xae) R_ABS; x = op; SETNZ(x); NEXT;
+	OP(0xbe) R_ABY; x = op; SETNZ(x); NEXT;
+	OP(0xa0) R_IMM; y = op; SETNZ(y); NEXT;
+	OP(0xa4) R_ZP; y = op; SETNZ(y); NEXT;
+	OP(0xb4) R_ZPX; y = op; SETNZ(y); NEXT;
+	OP(0xac) R_ABS; y = op; SETNZ(y); NEXT;
+	OP(0xbc) R_ABX; y = op; SETNZ(y); NEXT;
+	OP(0x85) W_ZP; WR(ea, a); NEXT;
+	OP(0x95) W_ZPX; WR(ea, a); NEXT;
+	OP(0x8d) W_ABS; WR(ea, a); NEXT;
+	OP(0x9d) W_ABX; WR(ea, a); NEXT;
+	OP(0x99) W_ABY; WR(ea, a); NEXT;
+	OP(0x81) W_INX; WR(ea, a); NEXT;
+	OP(0x91) W_INY; WR(ea, a); NEXT;
+	OP(0x86) W_ZP; WR(ea, x); NEXT;
+	OP(0x96) W_ZPY; WR(ea, x); NEXT;
+	OP(0x8e) W_ABS; WR(ea, x); NEXT;
+	OP(0x84) W_ZP; WR(ea, y); NEXT;
+	OP(0x94) W_ZPX; WR(ea, y); NEXT;
+	OP(0x8c) W_ABS; WR(ea, y); NEXT;
+	OP(0xaa) M_IMP(); x = a; SETNZ(x); NEXT;
+	OP(0xa8) M_IMP(); y = a; SETNZ(y); NEXT;
+	OP(0xba) M_IMP(); x = sp; SETNZ(x); NEXT;
+	OP(0x8a) M_IMP(); a = x; SETNZ(a); NEXT;
+	OP(0x9a) M_IMP(); sp = x; NEXT;
+	OP(0x98) M_IMP(); a = y; SETNZ(a); NEXT;
 
 	/* Logic and arithmetic. */
-	case 0x29: R_IMM; a &= op; SETNZ(a); break;
-	case 0x25: R_ZP; a &= op; SETNZ(a); break;
-	case 0x35: R_ZPX; a &= op; SETNZ(a); break;
-	case 0x2d: R_ABS; a &= op; SETNZ(a); break;
-	case 0x3d: R_ABX; a &= op; SETNZ(a); break;
-	case 0x39: R_ABY; a &= op; SETNZ(a); break;
-	case 0x21: R_INX; a &= op; SETNZ(a); break;
-	case 0x31: R_INY; a &= op; SETNZ(a); break;
-	case 0x09: R_IMM; a |= op; SETNZ(a); break;
-	case 0x05: R_ZP; a |= op; SETNZ(a); break;
-	case 0x15: R_ZPX; a |= op; SETNZ(a); break;
-	case 0x0d: R_ABS; a |= op; SETNZ(a); break;
-	case 0x1d: R_ABX; a |= op; SETNZ(a); break;
-	case 0x19: R_ABY; a |= op; SETNZ(a); break;
-	case 0x01: R_INX; a |= op; SETNZ(a); break;
-	case 0x11: R_INY; a |= op; SETNZ(a); break;
-	case 0x49: R_IMM; a ^= op; SETNZ(a); break;
-	case 0x45: R_ZP; a ^= op; SETNZ(a); break;
-	case 0x55: R_ZPX; a ^= op; SETNZ(a); break;
-	case 0x4d: R_ABS; a ^= op; SETNZ(a); break;
-	case 0x5d: R_ABX; a ^= op; SETNZ(a); break;
-	case 0x59: R_ABY; a ^= op; SETNZ(a); break;
-	case 0x41: R_INX; a ^= op; SETNZ(a); break;
-	case 0x51: R_INY; a ^= op; SETNZ(a); break;
-	case 0x69: R_IMM; OP_ADC(); break;
-	case 0x65: R_ZP; OP_ADC(); break;
-	case 0x75: R_ZPX; OP_ADC(); break;
-	case 0x6d: R_ABS; OP_ADC(); break;
-	case 0x7d: R_ABX; OP_ADC(); break;
-	case 0x79: R_ABY; OP_ADC(); break;
-	case 0x61: R_INX; OP_ADC(); break;
-	case 0x71: R_INY; OP_ADC(); break;
-	case 0xe9: case 0xeb: R_IMM; OP_SBC(); break;
-	case 0xe5: R_ZP; OP_SBC(); break;
-	case 0xf5: R_ZPX; OP_SBC(); break;
-	case 0xed: R_ABS; OP_SBC(); break;
-	case 0xfd: R_ABX; OP_SBC(); break;
-	case 0xf9: R_ABY; OP_SBC(); break;
-	case 0xe1: R_INX; OP_SBC(); break;
-	case 0xf1: R_INY; OP_SBC(); break;
-	case 0xc9: R_IMM; OP_CMP(a); break;
-	case 0xc5: R_ZP; OP_CMP(a); break;
-	case 0xd5: R_ZPX; OP_CMP(a); break;
-	case 0xcd: R_ABS; OP_CMP(a); break;
-	case 0xdd: R_ABX; OP_CMP(a); break;
-	case 0xd9: R_ABY; OP_CMP(a); break;
-	case 0xc1: R_INX; OP_CMP(a); break;
-	case 0xd1: R_INY; OP_CMP(a); break;
-	case 0xe0: R_IMM; OP_CMP(x); break;
-	case 0xe4: R_ZP; OP_CMP(x); break;
-	case 0xec: R_ABS; OP_CMP(x); break;
-	case 0xc0: R_IMM; OP_CMP(y); break;
-	case 0xc4: R_ZP; OP_CMP(y); break;
-	case 0xcc: R_ABS; OP_CMP(y); break;
-	case 0x24: R_ZP; goto bit;
-	case 0x2c: R_ABS;
+	OP(0x29) R_IMM; a &= op; SETNZ(a); NEXT;
+	OP(0x25) R_ZP; a &= op; SETNZ(a); NEXT;
+	OP(0x35) R_ZPX; a &= op; SETNZ(a); NEXT;
+	OP(0x2d) R_ABS; a &= op; SETNZ(a); NEXT;
+	OP(0x3d) R_ABX; a &= op; SETNZ(a); NEXT;
+	OP(0x39) R_ABY; a &= op; SETNZ(a); NEXT;
+	OP(0x21) R_INX; a &= op; SETNZ(a); NEXT;
+	OP(0x31) R_INY; a &= op; SETNZ(a); NEXT;
+	OP(0x09) R_IMM; a |= op; SETNZ(a); NEXT;
+	OP(0x05) R_ZP; a |= op; SETNZ(a); NEXT;
+	OP(0x15) R_ZPX; a |= op; SETNZ(a); NEXT;
+	OP(0x0d) R_ABS; a |= op; SETNZ(a); NEXT;
+	OP(0x1d) R_ABX; a |= op; SETNZ(a); NEXT;
+	OP(0x19) R_ABY; a |= op; SETNZ(a); NEXT;
+	OP(0x01) R_INX; a |= op; SETNZ(a); NEXT;
+	OP(0x11) R_INY; a |= op; SETNZ(a); NEXT;
+	OP(0x49) R_IMM; a ^= op; SETNZ(a); NEXT;
+	OP(0x45) R_ZP; a ^= op; SETNZ(a); NEXT;
+	OP(0x55) R_ZPX; a ^= op; SETNZ(a); NEXT;
+	OP(0x4d) R_ABS; a ^= op; SETNZ(a); NEXT;
+	OP(0x5d) R_ABX; a ^= op; SETNZ(a); NEXT;
+	OP(0x59) R_ABY; a ^= op; SETNZ(a); NEXT;
+	OP(0x41) R_INX; a ^= op; SETNZ(a); NEXT;
+	OP(0x51) R_INY; a ^= op; SETNZ(a); NEXT;
+	OP(0x69) R_IMM; OP_ADC(); NEXT;
+	OP(0x65) R_ZP; OP_ADC(); NEXT;
+	OP(0x75) R_ZPX; OP_ADC(); NEXT;
+	OP(0x6d) R_ABS; OP_ADC(); NEXT;
+	OP(0x7d) R_ABX; OP_ADC(); NEXT;
+	OP(0x79) R_ABY; OP_ADC(); NEXT;
+	OP(0x61) R_INX; OP_ADC(); NEXT;
+	OP(0x71) R_INY; OP_ADC(); NEXT;
+	OP(0xe9) OP(0xeb) R_IMM; OP_SBC(); NEXT;
+	OP(0xe5) R_ZP; OP_SBC(); NEXT;
+	OP(0xf5) R_ZPX; OP_SBC(); NEXT;
+	OP(0xed) R_ABS; OP_SBC(); NEXT;
+	OP(0xfd) R_ABX; OP_SBC(); NEXT;
+	OP(0xf9) R_ABY; OP_SBC(); NEXT;
+	OP(0xe1) R_INX; OP_SBC(); NEXT;
+	OP(0xf1) R_INY; OP_SBC(); NEXT;
+	OP(0xc9) R_IMM; OP_CMP(a); NEXT;
+	OP(0xc5) R_ZP; OP_CMP(a); NEXT;
+	OP(0xd5) R_ZPX; OP_CMP(a); NEXT;
+	OP(0xcd) R_ABS; OP_CMP(a); NEXT;
+	OP(0xdd) R_ABX; OP_CMP(a); NEXT;
+	OP(0xd9) R_ABY; OP_CMP(a); NEXT;
+	OP(0xc1) R_INX; OP_CMP(a); NEXT;
+	OP(0xd1) R_INY; OP_CMP(a); NEXT;
+	OP(0xe0) R_IMM; OP_CMP(x); NEXT;
+	OP(0xe4) R_ZP; OP_CMP(x); NEXT;
+	OP(0xec) R_ABS; OP_CMP(x); NEXT;
+	OP(0xc0) R_IMM; OP_CMP(y); NEXT;
+	OP(0xc4) R_ZP; OP_CMP(y); NEXT;
+	OP(0xcc) R_ABS; OP_CMP(y); NEXT;
+	OP(0x24) R_ZP; goto bit;
+	OP(0x2c) R_ABS;
 	bit:
 		SETF(ATARI_CPU_Z, !(a & op));
 		p = (uint8_t)((p & 0x3f) | (op & 0xc0));
-		break;
+		NEXT;
 
 	/* Read-modify-write. */
-	case 0x0a: M_IMP(); SETF(ATARI_CPU_C, a & 0x80); a = (uint8_t)(a << 1); SETNZ(a); break;
-	case 0x06: X_ZP; OP_ASL(); break;
-	case 0x16: X_ZPX; OP_ASL(); break;
-	case 0x0e: X_ABS; OP_ASL(); break;
-	case 0x1e: X_ABX; OP_ASL(); break;
-	case 0x4a: M_IMP(); SETF(ATARI_CPU_C, a & 0x01); a = (uint8_t)(a >> 1); SETNZ(a); break;
-	case 0x46: X_ZP; OP_LSR(); break;
-	case 0x56: X_ZPX; OP_LSR(); break;
-	case 0x4e: X_ABS; OP_LSR(); break;
-	case 0x5e: X_ABX; OP_LSR(); break;
-	case 0x2a: M_IMP(); t8 = (uint8_t)FC; SETF(ATARI_CPU_C, a & 0x80);
-		a = (uint8_t)((a << 1) | t8); SETNZ(a); break;
-	case 0x26: X_ZP; OP_ROL(); break;
-	case 0x36: X_ZPX; OP_ROL(); break;
-	case 0x2e: X_ABS; OP_ROL(); break;
-	case 0x3e: X_ABX; OP_ROL(); break;
-	case 0x6a: M_IMP(); t8 = (uint8_t)(FC ? 0x80 : 0); SETF(ATARI_CPU_C, a & 0x01);
-		a = (uint8_t)((a >> 1) | t8); SETNZ(a); break;
-	case 0x66: X_ZP; OP_ROR(); break;
-	case 0x76: X_ZPX; OP_ROR(); break;
-	case 0x6e: X_ABS; OP_ROR(); break;
-	case 0x7e: X_ABX; OP_ROR(); break;
-	case 0xe6: X_ZP; OP_INC(); break;
-	case 0xf6: X_ZPX; OP_INC(); break;
-	case 0xee: X_ABS; OP_INC(); break;
-	case 0xfe: X_ABX; OP_INC(); break;
-	case 0xc6: X_ZP; OP_DEC(); break;
-	case 0xd6: X_ZPX; OP_DEC(); break;
-	case 0xce: X_ABS; OP_DEC(); break;
-	case 0xde: X_ABX; OP_DEC(); break;
-	case 0xe8: M_IMP(); x++; SETNZ(x); break;
-	case 0xc8: M_IMP(); y++; SETNZ(y); break;
-	case 0xca: M_IMP(); x--; SETNZ(x); break;
-	case 0x88: M_IMP(); y--; SETNZ(y); break;
+	OP(0x0a) M_IMP(); SETF(ATARI_CPU_C, a & 0x80); a = (uint8_t)(a << 1); SETNZ(a); NEXT;
+	OP(0x06) X_ZP; OP_ASL(); NEXT;
+	OP(0x16) X_ZPX; OP_ASL(); NEXT;
+	OP(0x0e) X_ABS; OP_ASL(); NEXT;
+	OP(0x1e) X_ABX; OP_ASL(); NEXT;
+	OP(0x4a) M_IMP(); SETF(ATARI_CPU_C, a & 0x01); a = (uint8_t)(a >> 1); SETNZ(a); NEXT;
+	OP(0x46) X_ZP; OP_LSR(); NEXT;
+	OP(0x56) X_ZPX; OP_LSR(); NEXT;
+	OP(0x4e) X_ABS; OP_LSR(); NEXT;
+	OP(0x5e) X_ABX; OP_LSR(); NEXT;
+	OP(0x2a) M_IMP(); t8 = (uint8_t)FC; SETF(ATARI_CPU_C, a & 0x80);
+		a = (uint8_t)((a << 1) | t8); SETNZ(a); NEXT;
+	OP(0x26) X_ZP; OP_ROL(); NEXT;
+	OP(0x36) X_ZPX; OP_ROL(); NEXT;
+	OP(0x2e) X_ABS; OP_ROL(); NEXT;
+	OP(0x3e) X_ABX; OP_ROL(); NEXT;
+	OP(0x6a) M_IMP(); t8 = (uint8_t)(FC ? 0x80 : 0); SETF(ATARI_CPU_C, a & 0x01);
+		a = (uint8_t)((a >> 1) | t8); SETNZ(a); NEXT;
+	OP(0x66) X_ZP; OP_ROR(); NEXT;
+	OP(0x76) X_ZPX; OP_ROR(); NEXT;
+	OP(0x6e) X_ABS; OP_ROR(); NEXT;
+	OP(0x7e) X_ABX; OP_ROR(); NEXT;
+	OP(0xe6) X_ZP; OP_INC(); NEXT;
+	OP(0xf6) X_ZPX; OP_INC(); NEXT;
+	OP(0xee) X_ABS; OP_INC(); NEXT;
+	OP(0xfe) X_ABX; OP_INC(); NEXT;
+	OP(0xc6) X_ZP; OP_DEC(); NEXT;
+	OP(0xd6) X_ZPX; OP_DEC(); NEXT;
+	OP(0xce) X_ABS; OP_DEC(); NEXT;
+	OP(0xde) X_ABX; OP_DEC(); NEXT;
+	OP(0xe8) M_IMP(); x++; SETNZ(x); NEXT;
+	OP(0xc8) M_IMP(); y++; SETNZ(y); NEXT;
+	OP(0xca) M_IMP(); x--; SETNZ(x); NEXT;
+	OP(0x88) M_IMP(); y--; SETNZ(y); NEXT;
 
 	/* Flags. */
-	case 0x18: M_IMP(); p &= (uint8_t)~ATARI_CPU_C; break;
-	case 0x38: M_IMP(); p |= ATARI_CPU_C; break;
-	case 0x58: M_IMP(); p &= (uint8_t)~ATARI_CPU_I; break;
-	case 0x78: M_IMP(); p |= ATARI_CPU_I; break;
-	case 0xd8: M_IMP(); p &= (uint8_t)~ATARI_CPU_D; break;
-	case 0xf8: M_IMP(); p |= ATARI_CPU_D; break;
-	case 0xb8: M_IMP(); p &= (uint8_t)~ATARI_CPU_V; break;
+	OP(0x18) M_IMP(); p &= (uint8_t)~ATARI_CPU_C; NEXT;
+	OP(0x38) M_IMP(); p |= ATARI_CPU_C; NEXT;
+	OP(0x58) M_IMP(); p &= (uint8_t)~ATARI_CPU_I; NEXT;
+	OP(0x78) M_IMP(); p |= ATARI_CPU_I; NEXT;
+	OP(0xd8) M_IMP(); p &= (uint8_t)~ATARI_CPU_D; NEXT;
+	OP(0xf8) M_IMP(); p |= ATARI_CPU_D; NEXT;
+	OP(0xb8) M_IMP(); p &= (uint8_t)~ATARI_CPU_V; NEXT;
 
 	/* Branches, jumps, stack. */
-	case 0x10: BRANCH(!(p & ATARI_CPU_N)); break;
-	case 0x30: BRANCH(p & ATARI_CPU_N); break;
-	case 0x50: BRANCH(!(p & ATARI_CPU_V)); break;
-	case 0x70: BRANCH(p & ATARI_CPU_V); break;
-	case 0x90: BRANCH(!(p & ATARI_CPU_C)); break;
-	case 0xb0: BRANCH(p & ATARI_CPU_C); break;
-	case 0xd0: BRANCH(!(p & ATARI_CPU_Z)); break;
-	case 0xf0: BRANCH(p & ATARI_CPU_Z); break;
-	case 0x4c: W_ABS; pc = ea; break;
-	case 0x6c:
+	OP(0x10) BRANCH(!(p & ATARI_CPU_N)); NEXT;
+	OP(0x30) BRANCH(p & ATARI_CPU_N); NEXT;
+	OP(0x50) BRANCH(!(p & ATARI_CPU_V)); NEXT;
+	OP(0x70) BRANCH(p & ATARI_CPU_V); NEXT;
+	OP(0x90) BRANCH(!(p & ATARI_CPU_C)); NEXT;
+	OP(0xb0) BRANCH(p & ATARI_CPU_C); NEXT;
+	OP(0xd0) BRANCH(!(p & ATARI_CPU_Z)); NEXT;
+	OP(0xf0) BRANCH(p & ATARI_CPU_Z); NEXT;
+	OP(0x4c) W_ABS; pc = ea; NEXT;
+	OP(0x6c)
 		W_ABS;
 		lo = RD(ea);
 		hi = RD(((ea + 1) & 0x00ff) | (ea & 0xff00));
 		pc = (uint16_t)(lo | (hi << 8));
-		break;
-	case 0x20:
+		NEXT;
+	OP(0x20)
 		lo = RD(pc++);
 		DRD(0x100 + sp);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
 		pc = (uint16_t)(lo | (RD(pc) << 8));
-		break;
-	case 0x60:
+		NEXT;
+	OP(0x60)
 		M_IMP();
 		DRD(0x100 + sp); sp++;
 		lo = RD(0x100 + sp); sp++;
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
 		DRD(pc++);
-		break;
-	case 0x40:
+		NEXT;
+	OP(0x40)
 		M_IMP();
 		DRD(0x100 + sp); sp++;
 		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; sp++;
 		lo = RD(0x100 + sp); sp++;
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
-		break;
-	case 0x00:
+		NEXT;
+	OP(0x00)
 		DRD(pc++);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
@@ -386,26 +476,26 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		p |= ATARI_CPU_I;
 		lo = RD(0xfffe);
 		pc = (uint16_t)(lo | (RD(0xffff) << 8));
-		break;
-	case 0x48: M_IMP(); WR(0x100 + sp, a); sp--; break;
-	case 0x08: M_IMP(); WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--; break;
-	case 0x68: M_IMP(); DRD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); break;
-	case 0x28: M_IMP(); DRD(0x100 + sp); sp++;
-		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; break;
+		NEXT;
+	OP(0x48) M_IMP(); WR(0x100 + sp, a); sp--; NEXT;
+	OP(0x08) M_IMP(); WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT;
+	OP(0x68) M_IMP(); DRD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); NEXT;
+	OP(0x28) M_IMP(); DRD(0x100 + sp); sp++;
+		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; NEXT;
 
 	/* No-operations, documented and not. */
-	case 0xea: case 0x1a: case 0x3a: case 0x5a: case 0x7a: case 0xda: case 0xfa:
-		M_IMP(); break;
-	case 0x80: case 0x82: case 0x89: case 0xc2: case 0xe2: R_IMM; break;
-	case 0x04: case 0x44: case 0x64: R_ZP; break;
-	case 0x14: case 0x34: case 0x54: case 0x74: case 0xd4: case 0xf4: R_ZPX; break;
-	case 0x0c: R_ABS; break;
-	case 0x1c: case 0x3c: case 0x5c: case 0x7c: case 0xdc: case 0xfc: R_ABX; break;
+	OP(0xea) OP(0x1a) OP(0x3a) OP(0x5a) OP(0x7a) OP(0xda) OP(0xfa)
+		M_IMP(); NEXT;
+	OP(0x80) OP(0x82) OP(0x89) OP(0xc2) OP(0xe2) R_IMM; NEXT;
+	OP(0x04) OP(0x44) OP(0x64) R_ZP; NEXT;
+	OP(0x14) OP(0x34) OP(0x54) OP(0x74) OP(0xd4) OP(0xf4) R_ZPX; NEXT;
+	OP(0x0c) R_ABS; NEXT;
+	OP(0x1c) OP(0x3c) OP(0x5c) OP(0x7c) OP(0xdc) OP(0xfc) R_ABX; NEXT;
 
 	/* Undocumented combined operations. */
-	case 0x0b: case 0x2b: R_IMM; a &= op; SETNZ(a); SETF(ATARI_CPU_C, a & 0x80); break;
-	case 0x4b: R_IMM; a &= op; SETF(ATARI_CPU_C, a & 1); a = (uint8_t)(a >> 1); SETNZ(a); break;
-	case 0x6b: R_IMM;
+	OP(0x0b) OP(0x2b) R_IMM; a &= op; SETNZ(a); SETF(ATARI_CPU_C, a & 0x80); NEXT;
+	OP(0x4b) R_IMM; a &= op; SETF(ATARI_CPU_C, a & 1); a = (uint8_t)(a >> 1); SETNZ(a); NEXT;
+	OP(0x6b) R_IMM;
 		if (!(p & ATARI_CPU_D)) {
 			a &= op;
 			a = (uint8_t)((a >> 1) | (FC ? 0x80 : 0));
@@ -427,32 +517,32 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 				p &= (uint8_t)~ATARI_CPU_C;
 			}
 		}
-		break;
-	case 0x8b: R_IMM; a = (uint8_t)((a | 0xee) & x & op); SETNZ(a); break;
-	case 0xab: R_IMM; a = x = (uint8_t)((a | 0xee) & op); SETNZ(a); break;
-	case 0xcb: R_IMM; {
+		NEXT;
+	OP(0x8b) R_IMM; a = (uint8_t)((a | 0xee) & x & op); SETNZ(a); NEXT;
+	OP(0xab) R_IMM; a = x = (uint8_t)((a | 0xee) & op); SETNZ(a); NEXT;
+	OP(0xcb) R_IMM; {
 			unsigned v = (unsigned)(x & a) - op;
 			x = (uint8_t)v;
 			SETNZ(x);
 			SETF(ATARI_CPU_C, !(v & 0x100));
 		}
-		break;
-	case 0xbb: R_ABY; a = x = sp = sp & op; SETNZ(a); break;
-	case 0xaf: R_ABS; a = x = op; SETNZ(a); break;
-	case 0xbf: R_ABY; a = x = op; SETNZ(a); break;
-	case 0xa7: R_ZP; a = x = op; SETNZ(a); break;
-	case 0xb7: R_ZPY; a = x = op; SETNZ(a); break;
-	case 0xa3: R_INX; a = x = op; SETNZ(a); break;
-	case 0xb3: R_INY; a = x = op; SETNZ(a); break;
-	case 0x8f: W_ABS; WR(ea, a & x); break;
-	case 0x87: W_ZP; WR(ea, a & x); break;
-	case 0x97: W_ZPY; WR(ea, a & x); break;
-	case 0x83: W_INX; WR(ea, a & x); break;
-	case 0x9f: W_ABY; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); break;
-	case 0x93: W_INY; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); break;
-	case 0x9b: W_ABY; sp = a & x; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); break;
-	case 0x9e: W_ABY; WR(ea, x & (((ea >> 8) & 0xff) + 1)); break;
-	case 0x9c: W_ABX; WR(ea, y & (((ea >> 8) & 0xff) + 1)); break;
+		NEXT;
+	OP(0xbb) R_ABY; a = x = sp = sp & op; SETNZ(a); NEXT;
+	OP(0xaf) R_ABS; a = x = op; SETNZ(a); NEXT;
+	OP(0xbf) R_ABY; a = x = op; SETNZ(a); NEXT;
+	OP(0xa7) R_ZP; a = x = op; SETNZ(a); NEXT;
+	OP(0xb7) R_ZPY; a = x = op; SETNZ(a); NEXT;
+	OP(0xa3) R_INX; a = x = op; SETNZ(a); NEXT;
+	OP(0xb3) R_INY; a = x = op; SETNZ(a); NEXT;
+	OP(0x8f) W_ABS; WR(ea, a & x); NEXT;
+	OP(0x87) W_ZP; WR(ea, a & x); NEXT;
+	OP(0x97) W_ZPY; WR(ea, a & x); NEXT;
+	OP(0x83) W_INX; WR(ea, a & x); NEXT;
+	OP(0x9f) W_ABY; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT;
+	OP(0x93) W_INY; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT;
+	OP(0x9b) W_ABY; sp = a & x; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT;
+	OP(0x9e) W_ABY; WR(ea, x & (((ea >> 8) & 0xff) + 1)); NEXT;
+	OP(0x9c) W_ABX; WR(ea, y & (((ea >> 8) & 0xff) + 1)); NEXT;
 
 #define SLO() (SETF(ATARI_CPU_C, op & 0x80), op = (uint8_t)(op << 1), WR(ea, op), a |= op, SETNZ(a))
 #define RLA() (t8 = (uint8_t)((op << 1) | FC), WR(ea, t8), a &= t8, \
@@ -462,48 +552,48 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	op = (uint8_t)((op >> 1) | t8); WR(ea, op); OP_ADC(); } while (0)
 #define DCP() do { op = (uint8_t)(op - 1); WR(ea, op); OP_CMP(a); } while (0)
 #define ISB() do { op = (uint8_t)(op + 1); WR(ea, op); OP_SBC(); } while (0)
-	case 0x07: X_ZP; SLO(); break;
-	case 0x17: X_ZPX; SLO(); break;
-	case 0x0f: X_ABS; SLO(); break;
-	case 0x1f: X_ABX; SLO(); break;
-	case 0x1b: X_ABY; SLO(); break;
-	case 0x03: X_INX; SLO(); break;
-	case 0x13: X_INY; SLO(); break;
-	case 0x27: X_ZP; RLA(); break;
-	case 0x37: X_ZPX; RLA(); break;
-	case 0x2f: X_ABS; RLA(); break;
-	case 0x3f: X_ABX; RLA(); break;
-	case 0x3b: X_ABY; RLA(); break;
-	case 0x23: X_INX; RLA(); break;
-	case 0x33: X_INY; RLA(); break;
-	case 0x47: X_ZP; SRE(); break;
-	case 0x57: X_ZPX; SRE(); break;
-	case 0x4f: X_ABS; SRE(); break;
-	case 0x5f: X_ABX; SRE(); break;
-	case 0x5b: X_ABY; SRE(); break;
-	case 0x43: X_INX; SRE(); break;
-	case 0x53: X_INY; SRE(); break;
-	case 0x67: X_ZP; RRA(); break;
-	case 0x77: X_ZPX; RRA(); break;
-	case 0x6f: X_ABS; RRA(); break;
-	case 0x7f: X_ABX; RRA(); break;
-	case 0x7b: X_ABY; RRA(); break;
-	case 0x63: X_INX; RRA(); break;
-	case 0x73: X_INY; RRA(); break;
-	case 0xc7: X_ZP; DCP(); break;
-	case 0xd7: X_ZPX; DCP(); break;
-	case 0xcf: X_ABS; DCP(); break;
-	case 0xdf: X_ABX; DCP(); break;
-	case 0xdb: X_ABY; DCP(); break;
-	case 0xc3: X_INX; DCP(); break;
-	case 0xd3: X_INY; DCP(); break;
-	case 0xe7: X_ZP; ISB(); break;
-	case 0xf7: X_ZPX; ISB(); break;
-	case 0xef: X_ABS; ISB(); break;
-	case 0xff: X_ABX; ISB(); break;
-	case 0xfb: X_ABY; ISB(); break;
-	case 0xe3: X_INX; ISB(); break;
-	case 0xf3: X_INY; ISB(); break;
+	OP(0x07) X_ZP; SLO(); NEXT;
+	OP(0x17) X_ZPX; SLO(); NEXT;
+	OP(0x0f) X_ABS; SLO(); NEXT;
+	OP(0x1f) X_ABX; SLO(); NEXT;
+	OP(0x1b) X_ABY; SLO(); NEXT;
+	OP(0x03) X_INX; SLO(); NEXT;
+	OP(0x13) X_INY; SLO(); NEXT;
+	OP(0x27) X_ZP; RLA(); NEXT;
+	OP(0x37) X_ZPX; RLA(); NEXT;
+	OP(0x2f) X_ABS; RLA(); NEXT;
+	OP(0x3f) X_ABX; RLA(); NEXT;
+	OP(0x3b) X_ABY; RLA(); NEXT;
+	OP(0x23) X_INX; RLA(); NEXT;
+	OP(0x33) X_INY; RLA(); NEXT;
+	OP(0x47) X_ZP; SRE(); NEXT;
+	OP(0x57) X_ZPX; SRE(); NEXT;
+	OP(0x4f) X_ABS; SRE(); NEXT;
+	OP(0x5f) X_ABX; SRE(); NEXT;
+	OP(0x5b) X_ABY; SRE(); NEXT;
+	OP(0x43) X_INX; SRE(); NEXT;
+	OP(0x53) X_INY; SRE(); NEXT;
+	OP(0x67) X_ZP; RRA(); NEXT;
+	OP(0x77) X_ZPX; RRA(); NEXT;
+	OP(0x6f) X_ABS; RRA(); NEXT;
+	OP(0x7f) X_ABX; RRA(); NEXT;
+	OP(0x7b) X_ABY; RRA(); NEXT;
+	OP(0x63) X_INX; RRA(); NEXT;
+	OP(0x73) X_INY; RRA(); NEXT;
+	OP(0xc7) X_ZP; DCP(); NEXT;
+	OP(0xd7) X_ZPX; DCP(); NEXT;
+	OP(0xcf) X_ABS; DCP(); NEXT;
+	OP(0xdf) X_ABX; DCP(); NEXT;
+	OP(0xdb) X_ABY; DCP(); NEXT;
+	OP(0xc3) X_INX; DCP(); NEXT;
+	OP(0xd3) X_INY; DCP(); NEXT;
+	OP(0xe7) X_ZP; ISB(); NEXT;
+	OP(0xf7) X_ZPX; ISB(); NEXT;
+	OP(0xef) X_ABS; ISB(); NEXT;
+	OP(0xff) X_ABX; ISB(); NEXT;
+	OP(0xfb) X_ABY; ISB(); NEXT;
+	OP(0xe3) X_INX; ISB(); NEXT;
+	OP(0xf3) X_INY; ISB(); NEXT;
 #undef SLO
 #undef RLA
 #undef SRE
@@ -511,17 +601,25 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 #undef DCP
 #undef ISB
 
-	default:
+	OP_JAM
 		/* $02, $12, ... $F2: the CPU jams; the fetch has happened. */
 		jammed = 1;
 		pc--;
-		break;
+		END_JAM;
+#if CPU_EXEC_THREADED
+	}
+out_:
+#else
 	}
 	ran++;
 #ifdef CPU_EXEC_STOP
 	if (jammed || CPU_EXEC_STOP(ctx))
 		break;
 	}
+#endif
+#endif
+#ifdef CPU_EXEC_CTX_COPY
+	*ctx_in_ = ctx_copy_;
 #endif
 	cpu->jammed = jammed;
 	cpu->pc = pc;
@@ -600,3 +698,8 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 #undef OP_INC
 #undef OP_DEC
 #undef BRANCH
+#undef CPU_EXEC_THREADED
+#undef OP
+#undef OP_JAM
+#undef NEXT
+#undef END_JAM

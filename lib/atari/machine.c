@@ -54,7 +54,7 @@ static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct at
 }
 
 /* The cartridge window of the current bank (reads that switch nothing). */
-static HOSTDEV inline void bus_window(struct bus *b)
+static HOSTDEV BUS_INLINE void bus_window(struct bus *b)
 {
 	const struct atari_cart *c = &b->m->cart;
 	const uint8_t *rom = b->rom->data;
@@ -217,14 +217,64 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 	}
 }
 
+/* The address is read from the cartridge window (no side effect). */
+static HOSTDEV BUS_INLINE int bus_in_window(const struct bus *b, uint32_t addr)
+{
+	return (addr & 0x1000) && (addr & 0x0fff) - b->win_lo < b->win_n;
+}
+
+/*
+ * Wait loops on the RIOT timer: at pc - 1 the CPU fetched the opcode of
+ * `LDA INTIM; BNE *-5` (the loop that most games end their vertical blank
+ * and overscan with).  As long as the timer has not reached 0 nor wrapped,
+ * an iteration reads the timer without side effect, finds it non-zero and
+ * branches back, and its only lasting effect is its 7 cycles: the data
+ * bus and the flags are those of the next iteration, which the CPU runs.
+ * So pass over all iterations but the one that reads 0 (at most n),
+ * adding their cycles, when the loop's 7 bytes (the branch's dummy read
+ * included) are in the cartridge window on one page.  Returns the number
+ * of iterations passed over.
+ */
+static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
+{
+	uint32_t at = (uint16_t)(pc - 1), addr, delta, timer;
+	const uint8_t *w = b->win;
+	const struct atari_riot *r = &b->m->riot;
+	uint64_t limit;
+	int k;
+
+	if (n <= 0 || !bus_in_window(b, at) || !bus_in_window(b, at + 5) ||
+	    ((at ^ (at + 5)) & 0xff00))
+		return 0;
+	addr = w[(at + 1) & b->win_mask] | (uint32_t)w[(at + 2) & b->win_mask] << 8;
+	if ((addr & 0x1280) != 0x0280 || (addr & 0x05) != 0x04 ||
+	    w[(at + 3) & b->win_mask] != 0xd0 || w[(at + 4) & b->win_mask] != 0xfb)
+		return 0;
+	/* The first read of the timer is 3 cycles on (atari_riot_read). */
+	timer = r->timer;
+	delta = (uint32_t)(b->cycle + 3) - 1 - r->set_cycle;
+	if (timer < 2)
+		return 0;
+	limit = (uint64_t)(timer - 1) << r->shift;	/* reads below this are >= 1 */
+	if (delta >= limit)
+		return 0;
+	k = (int)((limit - delta + 6) / 7 < (uint64_t)n ? (limit - delta + 6) / 7 : (uint64_t)n);
+	b->cycle += 7 * (uint64_t)k;
+	return k;
+}
+
 #define CPU_EXEC_NAME machine_exec
 #define CPU_EXEC_CTX struct bus
-#define CPU_EXEC_ATTR BUS_INLINE
+#define CPU_EXEC_ATTR NOINLINE
 #define CPU_READ(ctx, addr) bus_read(ctx, addr)
 #define CPU_DUMMY_READ(ctx, addr) bus_dummy(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
 #define CPU_EXEC_STOP(ctx) ((ctx)->stop)
+#define CPU_EXEC_SPIN(ctx, pc, n) bus_spin(ctx, pc, n)
+#define CPU_EXEC_CTX_COPY
 #include "atari/cpu_exec.h"
+#undef CPU_EXEC_SPIN
+#undef CPU_EXEC_CTX_COPY
 #undef CPU_EXEC_STOP
 #undef CPU_EXEC_ATTR
 

@@ -15,6 +15,7 @@
 
 struct flat {
 	uint8_t mem[65536];
+	uint8_t mem_orig[65536];	/* the image loaded */
 	uint64_t cycles;
 	/* The last accesses, for the bus-sequence checks. */
 	uint16_t log_addr[16];
@@ -47,6 +48,37 @@ static void flat_write(struct flat *f, uint16_t addr, uint8_t v)
 #define CPU_READ(ctx, addr) flat_read(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) flat_write(ctx, addr, v)
 #include "atari/cpu_exec.h"
+#undef CPU_EXEC_NAME
+#undef CPU_EXEC_CTX
+
+/* The same core running many instructions per call (threaded dispatch
+ * where the compiler has it), stopped by `stop`. */
+struct flat_ctx {
+	struct flat *f;
+	int watch;	/* stop after a write to $0200 */
+	int stop;
+};
+
+static uint8_t ctx_read(struct flat_ctx *x, uint16_t addr)
+{
+	return flat_read(x->f, addr);
+}
+
+static void ctx_write(struct flat_ctx *x, uint16_t addr, uint8_t v)
+{
+	flat_write(x->f, addr, v);
+	x->stop = x->watch && addr == 0x0200;
+}
+
+#undef CPU_READ
+#undef CPU_WRITE
+#define CPU_EXEC_NAME flat_run
+#define CPU_EXEC_CTX struct flat_ctx
+#define CPU_READ(ctx, addr) ctx_read(ctx, addr)
+#define CPU_WRITE(ctx, addr, v) ctx_write(ctx, addr, v)
+#define CPU_EXEC_STOP(ctx) ((ctx)->stop)
+#include "atari/cpu_exec.h"
+#undef CPU_EXEC_STOP
 
 static struct flat *flat_new(void)
 {
@@ -65,6 +97,59 @@ static void cpu_init(struct atari_cpu *c, uint16_t pc)
 	c->p = ATARI_CPU_U | ATARI_CPU_B;
 }
 
+/*
+ * The functional test again, `steps` instructions run many per call, in
+ * chunks of odd sizes: the same registers and cycle count as one
+ * instruction per call (`one`, the state that left).
+ */
+static void test_functional_run(struct flat *f, const struct atari_cpu *one, long steps)
+{
+	struct flat_ctx x = { f, 0, 0 };
+	struct atari_cpu c;
+	uint64_t cycles = f->cycles;
+	long done = 0;
+	int bad = 0;
+
+	memcpy(f->mem, f->mem_orig, sizeof(f->mem));
+	f->cycles = 0;
+	cpu_init(&c, 0x0400);
+	while (done < steps && !bad) {
+		long want = steps - done < 7919 ? steps - done : 7919;
+		int ran = flat_run(&x, &c, (int)want);
+
+		bad = ran != want;
+		done += ran;
+	}
+	TEST_OK(!bad && c.pc == one->pc && c.a == one->a && c.x == one->x && c.y == one->y &&
+		    c.sp == one->sp && c.p == one->p && f->cycles == cycles,
+		    "functional test, many instructions per call: the same state and cycles");
+}
+
+/* Many per call: a write the caller watches for stops the run after its
+ * instruction; a jam stops it, and the next call runs nothing. */
+static void test_run_stops(void)
+{
+	struct flat *f = flat_new();
+	struct flat_ctx x = { f, 1, 0 };
+	struct atari_cpu c;
+	static const uint8_t prog[] = {
+		0xe8, 0xe8, 0x8e, 0x00, 0x02,	/* INX; INX; STX $0200 */
+		0xe8, 0x02,			/* INX; jam */
+	};
+
+	memset(f->mem, 0xea, sizeof(f->mem));
+	memcpy(f->mem + 0x0400, prog, sizeof(prog));
+	cpu_init(&c, 0x0400);
+	TEST_EQ_LONG(flat_run(&x, &c, 100), 3, "run: stops after the watched write's instruction");
+	TEST_EQ_LONG(c.x, 2, "run: registers kept when it stops");
+	x.stop = 0;
+	TEST_EQ_LONG(flat_run(&x, &c, 100), 2, "run: a jam ends the run, counted");
+	TEST_OK(c.jammed && c.x == 3 && c.pc == 0x0406, "run: jammed at the jam opcode");
+	TEST_EQ_LONG(flat_run(&x, &c, 100), -1, "run: nothing runs once jammed");
+	TEST_EQ_LONG(flat_run(&x, &c, 0), -1, "run: max 0 on a jammed CPU");
+	free(f);
+}
+
 static void test_functional(void)
 {
 	const char *dir = getenv("RLKIT_TESTDATA");
@@ -74,6 +159,7 @@ static void test_functional(void)
 	FILE *fp;
 	long n;
 	uint16_t last = 0;
+	long steps = 0;
 
 	snprintf(path, sizeof(path), "%s/6502/6502_functional_test.bin",
 		 dir ? dir : "../shared/testdata");
@@ -91,10 +177,11 @@ static void test_functional(void)
 		return;
 	}
 	n = (long)fread(f->mem, 1, sizeof(f->mem), fp);
+	memcpy(f->mem_orig, f->mem, sizeof(f->mem));
 	fclose(fp);
 	TEST_EQ_LONG(n, 65536, "functional test image is 64 KiB");
 	cpu_init(&c, 0x0400);
-	for (long i = 0; i < 200000000L; i++) {
+	for (long i = 0; i < 200000000L; i++, steps++) {
 		last = c.pc;
 		f->nlog = 16;
 		flat_exec(f, &c);
@@ -105,6 +192,7 @@ static void test_functional(void)
 		printf("#   trapped at $%04x (see the test's listing)\n", c.pc);
 	TEST_EQ_LONG((long)f->cycles, 96241367L,
 		     "functional test: 96,241,367 cycles, as on the chip");
+	test_functional_run(f, &c, steps + 1);	/* the trap ran once */
 	free(f);
 }
 
@@ -263,6 +351,7 @@ int main(void)
 	test_cycles();
 	test_page_cross();
 	test_decimal_and_illegal();
+	test_run_stops();
 	test_functional();
 	return test_done();
 }
