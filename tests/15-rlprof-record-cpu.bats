@@ -111,6 +111,20 @@ workload_pid() {
 	cpu_check t.csv expect busy simulator+system 0.9
 }
 
+@test "--cpu-sample: a pointer into code kept as data on the stack is no caller" {
+	[ -x "$W" ] || skip "the workload needs the NVTX headers"
+	# The workload's own code works for its caller here, and the math
+	# library is a simulator: only a return address may name the caller,
+	# and the loop's frame holds pointers to cos() as data.
+	{ echo '*/rlprof-workload inherit'; echo '*/libm.so* simulator'
+	  cat "$RLKIT_BUILD/share/rlkit/rlprof-categories"; } > map
+	run rlprof-record --categories map -o t.csv -- "$W" code-pointers 300
+	assert_success
+	cpu_check t.csv shares
+	cpu_check t.csv at-most busy simulator 0.1
+	cpu_check t.csv expect busy native+system 0.9
+}
+
 @test "--categories: a malformed or missing map is an error before the command runs" {
 	printf '*/x.so backend\n*/y.so fast\n' > bad
 	run rlprof-record --categories bad -o t.csv -- touch ran

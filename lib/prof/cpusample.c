@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -51,6 +53,7 @@ struct prof_cpus_thread {
 	int seen;			/* helper: seen in the last scan */
 	int has_timer;
 	timer_t timer;
+	int perf_fd;			/* the sampling event, else the timer */
 	int sched_fd;
 	int64_t t0, cpu0, delay0;
 	int64_t full;			/* end of the last segment that read the clock */
@@ -66,6 +69,7 @@ static _Atomic(struct table *) table;
 static struct prof_catmap catmap = PROF_CATMAP_INIT;
 static void (*emit_seg)(int64_t start, const struct prof_spool_seg *);
 static long period_us;
+static int use_perf;			/* try perf events before POSIX timers */
 static _Atomic int running;
 static pthread_t helper;
 static _Atomic pid_t helper_tid;
@@ -255,36 +259,89 @@ static int ip_cat(uintptr_t ip)
 	return cat == NO_MAPPING ? PROF_SEG_NATIVE : cat;
 }
 
-/*
- * What a word of the stack (a return address, most likely) says about
- * whom the code above it works for: a category (PROF_SEG_*; python for the
- * eval loop), or -1 when it says nothing (code that works for its caller,
- * interpreter code outside the eval loop, no code); *interp is set for
- * interpreter code.
- */
-static int word_cat(uintptr_t w, int *interp)
-{
-	int cat;
-
-	if (in_eval(w))
-		return PROF_SEG_PYTHON;
-	cat = ip_lookup(w);
-	if (cat == INTERPRETER)
-		*interp = 1;
-	return cat >= 0 ? cat : -1;
-}
-
-#define SCAN_WORDS 256
-#define FRAME_MAX 32			/* frame-pointer links followed */
-#define FRAME_SPAN (1 << 20)		/* how far above sp a frame may be */
-
-/* Read n bytes at addr of our own stack; bytes read, or -1. */
+/* Read n bytes at addr of our own memory; bytes read, or -1 (no fault). */
 static ssize_t stack_read(uintptr_t addr, void *to, size_t n)
 {
 	struct iovec local = { to, n }, remote = { (void *)addr, n };
 
 	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
 }
+
+/*
+ * The word is a return address: the instruction before it is a call.
+ * Without this test, a stack slot that holds a pointer into code as data
+ * (a function pointer, a jump-table target, left by an earlier call deeper
+ * in the stack) decides the category: the interpreter's code, whose frames
+ * sit where numpy's and torch's ran a moment before, counted as theirs.
+ */
+static int after_call(uintptr_t w)
+{
+#if defined(__x86_64__)
+	unsigned char c[8];
+	int k;
+
+	if (stack_read(w - 8, c, 8) != 8)
+		return 0;
+	if (c[3] == 0xe8)	/* call rel32 */
+		return 1;
+	/* call r/m64: 0xff, a ModRM byte with reg 2, then SIB and
+	 * displacement: the instruction must end at w. */
+	for (k = 2; k <= 7; k++) {
+		unsigned char m = c[8 - k + 1];
+		int mod = m >> 6, rm = m & 7, len = 2;
+
+		if (c[8 - k] != 0xff || ((m >> 3) & 7) != 2)
+			continue;
+		if (mod != 3 && rm == 4) {
+			len++;
+			if (mod == 0 && k >= 3 && (c[8 - k + 2] & 7) == 5)
+				len += 4;
+		}
+		if (mod == 0 && rm == 5)
+			len += 4;
+		else if (mod == 1)
+			len += 1;
+		else if (mod == 2)
+			len += 4;
+		if (len == k)
+			return 1;
+	}
+	return 0;
+#elif defined(__aarch64__)
+	uint32_t insn;
+
+	if (stack_read(w - 4, &insn, 4) != 4)
+		return 0;
+	return (insn & 0xfc000000u) == 0x94000000u ||	/* bl */
+	       (insn & 0xfffffc1fu) == 0xd63f0000u;	/* blr */
+#else
+	(void)w;
+	return 1;
+#endif
+}
+
+/*
+ * What a word of the stack says about whom the code above it works for,
+ * when it is a return address: a category (PROF_SEG_*; python for the eval
+ * loop), or -1 when it says nothing (code that works for its caller,
+ * interpreter code outside the eval loop, no code, no return address);
+ * *interp is set for interpreter code.
+ */
+static int word_cat(uintptr_t w, int *interp)
+{
+	int cat;
+
+	if (in_eval(w))
+		return after_call(w) ? PROF_SEG_PYTHON : -1;
+	cat = ip_lookup(w);
+	if (cat == INTERPRETER)
+		*interp = 1;
+	return cat >= 0 && after_call(w) ? cat : -1;
+}
+
+#define SCAN_WORDS 256
+#define FRAME_MAX 32			/* frame-pointer links followed */
+#define FRAME_SPAN (1 << 20)		/* how far above sp a frame may be */
 
 /*
  * Follow the frame-pointer chain from bp: the category of the first return
@@ -411,6 +468,42 @@ static int64_t thread_start(pid_t tid)
 	       (int64_t)(ticks * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
 }
 
+/*
+ * A software event counting the thread's CPU time in user mode
+ * (PERF_COUNT_SW_TASK_CLOCK) that sends SIGPROF to that thread every
+ * period: it runs on a high-resolution timer, where a POSIX CPU timer
+ * fires only on the scheduler's tick (4 ms at HZ=250, whatever the
+ * period asked).  Disabled until the slot is ready; -1 when the kernel
+ * refuses (perf_event_paranoid above 2, seccomp, no perf events).
+ */
+static int perf_open(pid_t tid)
+{
+	struct perf_event_attr a;
+	struct f_owner_ex owner = { F_OWNER_TID, tid };
+	int fd;
+
+	if (!use_perf)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = (uint64_t)period_us * 1000;
+	a.wakeup_events = 1;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* A slot for tid with its timer; called with slot_lock held. */
 static struct prof_cpus_thread *slot_add(pid_t tid, int64_t start, int timer)
 {
@@ -433,12 +526,14 @@ static struct prof_cpus_thread *slot_add(pid_t tid, int64_t start, int timer)
 	}
 	if (!s)
 		return NULL;
+	s->perf_fd = timer ? perf_open(tid) : -1;
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
 	sev.sigev_signo = SIGPROF;
 	sev.sigev_value.sival_int = TIMER_MAGIC;
 	sev._sigev_un._tid = tid;
-	s->has_timer = timer && timer_create(thread_clock(tid), &sev, &s->timer) == 0;
+	s->has_timer = timer && s->perf_fd < 0 &&
+		       timer_create(thread_clock(tid), &sev, &s->timer) == 0;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
 	s->sched_fd = open(path, O_RDONLY | O_CLOEXEC);
 	cpu = clock_ns(thread_clock(tid));
@@ -467,6 +562,8 @@ static struct prof_cpus_thread *slot_add(pid_t tid, int64_t start, int timer)
 	atomic_store(&s->busy, 0);
 	s->seen = 1;
 	atomic_store_explicit(&s->tid, tid, memory_order_release);
+	if (s->perf_fd >= 0)
+		ioctl(s->perf_fd, PERF_EVENT_IOC_ENABLE, 0);
 	if (s->has_timer) {
 		its.it_interval.tv_sec = period_us / 1000000;
 		its.it_interval.tv_nsec = (period_us % 1000000) * 1000;
@@ -481,6 +578,9 @@ static void slot_free(struct prof_cpus_thread *s)
 	if (s->has_timer)
 		timer_delete(s->timer);
 	s->has_timer = 0;
+	if (s->perf_fd >= 0)
+		close(s->perf_fd);
+	s->perf_fd = -1;
 	if (s->sched_fd >= 0)
 		close(s->sched_fd);
 	s->sched_fd = -1;
@@ -495,13 +595,15 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 	struct prof_cpus_thread *s;
 	struct rusage ru;
 	uintptr_t ip, sp, bp;
-	int64_t u, st;
+	int64_t u, st, cpu;
 	int saved = errno, cat;
 
 	(void)sig;
-	if (si->si_code != SI_TIMER || si->si_value.sival_int != TIMER_MAGIC)
+	if (si->si_code == SI_TIMER ? si->si_value.sival_int != TIMER_MAGIC :
+	    si->si_code != POLL_IN)
 		goto out;
-	if (!(s = slot_find(gettid_())))
+	if (!(s = slot_find(gettid_())) ||
+	    (si->si_code == POLL_IN && (s->perf_fd < 0 || si->si_fd != s->perf_fd)))
 		goto out;
 #if defined(__x86_64__)
 	ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -523,10 +625,18 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 		cat = s->last_cat;
 	else
 		s->last_cat = cat;
-	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+	/*
+	 * The thread's CPU clock, not getrusage's sum: the latter is the
+	 * runtime the kernel last accounted (at its tick, a context switch, a
+	 * read of the clock), so between ticks it gives one sample the time
+	 * of several, and most often the first sample after an operation
+	 * boundary (which reads the clock).  User time is the clock less the
+	 * system time, whose split the kernel takes from its ticks.
+	 */
+	if ((cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID)) < 0 || getrusage(RUSAGE_THREAD, &ru) != 0)
 		goto out;
-	u = (int64_t)ru.ru_utime.tv_sec * 1000000000 + ru.ru_utime.tv_usec * 1000;
 	st = (int64_t)ru.ru_stime.tv_sec * 1000000000 + ru.ru_stime.tv_usec * 1000;
+	u = cpu - st;
 	if (u > s->last_u)
 		atomic_fetch_add_explicit(&s->w[cat], u - s->last_u, memory_order_relaxed);
 	if (st > s->last_s)
@@ -757,6 +867,7 @@ static int helper_start(void)
 int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *), const char **why)
 {
 	const char *us = getenv(PROF_CPU_SAMPLE_ENV), *map = getenv(PROF_CATEGORIES_ENV);
+	const char *timer = getenv(PROF_CPU_TIMER_ENV);
 	struct sigaction sa, old;
 	long p = us ? strtol(us, NULL, 10) : 0;
 	int line = 0;
@@ -777,8 +888,9 @@ int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *), const 
 		return -1;
 	}
 	for (i = 0; i < NSLOTS; i++)
-		slots[i].sched_fd = -1;
+		slots[i].sched_fd = slots[i].perf_fd = -1;
 	emit_seg = emit;
+	use_perf = !(timer && !strcmp(timer, "posix"));
 	table_update(1);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigprof;
@@ -820,6 +932,9 @@ void prof_cpus_after_fork(void)
 		if (slots[i].sched_fd >= 0)
 			close(slots[i].sched_fd);
 		slots[i].sched_fd = -1;
+		if (slots[i].perf_fd >= 0)
+			close(slots[i].perf_fd);
+		slots[i].perf_fd = -1;
 		slots[i].has_timer = 0;
 		atomic_store(&slots[i].tid, 0);
 		atomic_store(&slots[i].busy, 0);

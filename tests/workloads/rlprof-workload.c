@@ -17,9 +17,13 @@
  *                                      many small ranges of fixed work (WORK loop
  *                                      iterations), so that a run takes longer
  *                                      when the profiler adds cost (calibration)
+ *   rlprof-workload code-pointers MS   "busy" for MS ms, its stack frame full of
+ *                                      pointers into the math library's code
+ *                                      (data, not return addresses)
  */
 #include <nvtx3/nvToolsExt.h>
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -295,6 +299,27 @@ static long num(const char *s)
 	return v;
 }
 
+/* A sampler that takes any word of the stack that points into code for a
+ * return address counts this loop as the math library's. */
+static int code_pointers(long ms)
+{
+	volatile uintptr_t words[32];
+	void *m = dlopen("libm.so.6", RTLD_NOW), *f = m ? dlsym(m, "cos") : NULL;
+	int64_t end;
+	size_t i;
+
+	if (!f)
+		return 1;
+	for (i = 0; i < 32; i++)
+		words[i] = (uintptr_t)f;
+	nvtxRangePushA("busy");
+	end = core_clock_mono_ns() + ms * 1000000;
+	for (i = 0; core_clock_mono_ns() < end; i++)
+		words[i & 31] = words[(i + 1) & 31];
+	nvtxRangePop();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -321,6 +346,8 @@ int main(int argc, char **argv)
 		return spin(num(argv[2]), argc == 4 && !strcmp(argv[3], "capi"));
 	if (!strcmp(mode, "small-ops") && argc == 4)
 		return small_ops(num(argv[2]), num(argv[3]));
+	if (!strcmp(mode, "code-pointers") && argc == 3)
+		return code_pointers(num(argv[2]));
 	fprintf(stderr, "usage: rlprof-workload MODE [ARG...] (see the source for modes)\n");
 	return 2;
 }
