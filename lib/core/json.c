@@ -206,25 +206,35 @@ int core_jsonl_read_line(struct core_jsonl_reader *r, char **text, size_t *len,
 	}
 }
 
+/* The next line that is not blank (spaces, tabs, CR): 1, or 0 at the end, or < 0. */
+static int read_filled_line(struct core_jsonl_reader *r, char **text, size_t *len,
+			    struct core_error *err)
+{
+	size_t i;
+	int ret;
+
+	for (;;) {
+		ret = core_jsonl_read_line(r, text, len, err);
+		if (ret <= 0)
+			return ret;
+		for (i = 0; i < *len; i++)
+			if ((*text)[i] != ' ' && (*text)[i] != '\t' && (*text)[i] != '\r')
+				return ret;
+	}
+}
+
 int core_jsonl_read(struct core_jsonl_reader *r, json_t **v,
 		    struct core_error *err)
 {
 	json_error_t je;
 	char *text;
-	size_t len, i;
+	size_t len;
 	int ret;
 
 	*v = NULL;
-	for (;;) {
-		ret = core_jsonl_read_line(r, &text, &len, err);
-		if (ret <= 0)
-			return ret;
-		for (i = 0; i < len; i++)
-			if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r')
-				break;
-		if (i < len)
-			break;
-	}
+	ret = read_filled_line(r, &text, &len, err);
+	if (ret <= 0)
+		return ret;
 	*v = core_jsonl_decode(text, len, &je);
 	if (!*v)
 		return fail(r, err, -EBADMSG, "%s JSON: %s",
@@ -587,20 +597,13 @@ int core_jsonl_read_member(struct core_jsonl_reader *r, const char *key, json_t 
 	json_error_t je;
 	json_t *full, *mv = NULL;
 	char *text;
-	size_t len, mlen, i;
+	size_t len, mlen;
 	int ret;
 
 	*v = NULL;
-	for (;;) {
-		ret = core_jsonl_read_line(r, &text, &len, err);
-		if (ret <= 0)
-			return ret;
-		for (i = 0; i < len; i++)
-			if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r')
-				break;
-		if (i < len)
-			break;
-	}
+	ret = read_filled_line(r, &text, &len, err);
+	if (ret <= 0)
+		return ret;
 	ret = core_jsonl_scan_member(text, len, key, &m, &mlen);
 	if (ret == 0) {
 		*v = json_null();
