@@ -181,6 +181,12 @@ static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
 	return v;
 }
 
+/* The address is read from the cartridge window (no side effect). */
+static HOSTDEV BUS_INLINE int bus_in_window(const struct bus *b, uint32_t addr)
+{
+	return (addr & 0x1000) && (addr & 0x0fff) - b->win_lo < b->win_n;
+}
+
 /*
  * A read whose value the CPU throws away (cpu_exec.h).  ALE's CPU does not
  * make these reads at all.  Where a read has no effect that is the same;
@@ -189,9 +195,7 @@ static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
  */
 static HOSTDEV BUS_INLINE void bus_dummy(struct bus *b, uint16_t addr)
 {
-	uint32_t o = addr & 0x0fff;
-
-	if (b->m->cart.type != ATARI_CART_DPC || ((addr & 0x1000) && o - b->win_lo < b->win_n))
+	if (b->m->cart.type != ATARI_CART_DPC || bus_in_window(b, addr))
 		(void)bus_read(b, addr);
 	else
 		b->cycle++;
@@ -215,12 +219,6 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 		if (addr & 0x1000 || !b->plain)
 			bus_window(b);
 	}
-}
-
-/* The address is read from the cartridge window (no side effect). */
-static HOSTDEV BUS_INLINE int bus_in_window(const struct bus *b, uint32_t addr)
-{
-	return (addr & 0x1000) && (addr & 0x0fff) - b->win_lo < b->win_n;
 }
 
 /*

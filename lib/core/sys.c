@@ -1,6 +1,7 @@
 #include "core/sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,4 +86,21 @@ int core_sys_write_all(int fd, const void *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+ssize_t core_sys_read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = -errno;
+
+	if (fd >= 0) {
+		do
+			n = read(fd, buf, size - 1);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			n = -errno;
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
 }

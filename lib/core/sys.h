@@ -20,6 +20,7 @@
 #define CORE_SYS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 int core_sys_exe(char **path);
 int core_sys_exe_relative(const char *rel, char **path);
@@ -28,5 +29,9 @@ int core_sys_cpus(void);
 /* Writes all n bytes of p to fd, again after EINTR and short writes:
  * 0, or -errno. */
 int core_sys_write_all(int fd, const void *p, size_t n);
+
+/* The start of a small file (/proc, /sys): at most size - 1 bytes into buf,
+ * NUL-ended (empty on failure), with one read: their number, or -errno. */
+ssize_t core_sys_read_file(const char *path, char *buf, size_t size);
 
 #endif

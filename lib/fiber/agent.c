@@ -277,19 +277,13 @@ static int end_child(struct agent *a, int sig)
 /* The command's standard error: on to ours, its end kept. */
 static void pass_stderr(struct agent *a)
 {
-	char buf[4096];
 	ssize_t n;
 
 	while (a->cerr >= 0) {
-		n = read(a->cerr, buf, sizeof(buf));
-		if (n > 0) {
-			core_sys_write_all(2, buf, (size_t)n);
-			fiber_memlimit_tail_add(&a->tail, buf, (size_t)n);
+		n = fiber_memlimit_tail_pass(&a->tail, a->cerr);
+		if (n > 0 || n == -EINTR)
 			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
+		if (n == -EAGAIN)
 			return;
 		close(a->cerr);
 		a->cerr = -1;

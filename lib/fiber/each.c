@@ -180,7 +180,6 @@ static int drain(int fd[2], struct core_buf *out, size_t max, struct fiber_memli
 			break;
 		}
 		for (i = 0; i < 2; i++) {
-			char buf[4096];
 			ssize_t n;
 
 			if (fd[i] < 0 || !p[i].revents)
@@ -192,13 +191,7 @@ static int drain(int fd[2], struct core_buf *out, size_t max, struct fiber_memli
 					core_buf_consume(out, core_buf_pending(out));
 				}
 			} else {
-				n = read(fd[1], buf, sizeof(buf));
-				if (n < 0)
-					n = -errno;
-				if (n > 0) {
-					core_sys_write_all(2, buf, (size_t)n);
-					fiber_memlimit_tail_add(t, buf, (size_t)n);
-				}
+				n = fiber_memlimit_tail_pass(t, fd[1]);
 			}
 			if (n == 0 || (n < 0 && n != -EINTR && n != -EAGAIN)) {
 				close(fd[i]);
@@ -219,9 +212,9 @@ static void failure(const struct fiber_memlimit *m, long kills, int wst,
 {
 	char st[64];
 
-	core_spawn_status_text(wst, st, sizeof(st));
 	if (fiber_memlimit_explain(m, kills, wst, t, "command", msg, size) > 0)
 		return;
+	core_spawn_status_text(wst, st, sizeof(st));
 	if (m->kind == FIBER_MEMLIMIT_RLIMIT)
 		snprintf(msg, size, "command ended with %s (its address space was limited to %llu "
 			 "bytes by --mem-limit)", st, m->bytes);

@@ -18,8 +18,8 @@
  *
  * With mem_limit, the commands run in one memory cgroup, the agent's
  * (mem_group) or else one of this runner's (fiber_memlimit; one at a
- * time, so a kill for the limit during a task is that task's), and an error that memory explains says so: "out of
- * memory: ..." when certain (the kernel killed a process of the group;
+ * time, so a kill for the limit during a task is that task's), and an
+ * error that memory explains says so: "out of memory: ..." when certain (the kernel killed a process of the group;
  * under RLIMIT_AS, a command whose standard error ends with Python's
  * "MemoryError" line), "..., perhaps out of memory: ..." for a death by
  * SIGSEGV, SIGBUS, SIGABRT or SIGKILL under RLIMIT_AS.  Under RLIMIT_AS

@@ -23,22 +23,6 @@ unsigned long long fiber_memlimit_from_env(void)
 	return s ? strtoull(s, NULL, 10) : 0;
 }
 
-/* A small file's text, NUL-ended: its length, or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = -1;
-
-	if (fd >= 0) {
-		do
-			n = read(fd, buf, size - 1);
-		while (n < 0 && errno == EINTR);
-		close(fd);
-	}
-	buf[n > 0 ? n : 0] = '\0';
-	return n;
-}
-
 static int write_at(const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX + 64];
@@ -226,7 +210,7 @@ static int try_v2(struct fiber_memlimit *m)
 		char *slash;
 
 		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", cand);
-		if (read_small(path, text, sizeof(text)) >= 0 && has_word(text, "memory")) {
+		if (core_sys_read_file(path, text, sizeof(text)) >= 0 && has_word(text, "memory")) {
 			snprintf(path, sizeof(path), "%s/cgroup.procs", cand);
 			if (access(path, W_OK) == 0 && make_group(m, cand, 1) == 0)
 				return 0;
@@ -306,7 +290,7 @@ long fiber_memlimit_kills(const struct fiber_memlimit *m)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s", m->dir,
 		 m->kind == FIBER_MEMLIMIT_CGROUP2 ? "memory.events" : "memory.oom_control");
-	if (read_small(path, text, sizeof(text)) < 0)
+	if (core_sys_read_file(path, text, sizeof(text)) < 0)
 		return -1;
 	for (at = text; (at = strstr(at, "oom_kill ")); at++)
 		if (at == text || at[-1] == '\n')
@@ -328,6 +312,18 @@ void fiber_memlimit_tail_add(struct fiber_memlimit_tail *t, const char *p, size_
 	}
 	memcpy(t->b + t->n, p, n);
 	t->n += n;
+}
+
+ssize_t fiber_memlimit_tail_pass(struct fiber_memlimit_tail *t, int fd)
+{
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return -errno;
+	core_sys_write_all(2, buf, (size_t)n);
+	fiber_memlimit_tail_add(t, buf, (size_t)n);
+	return n;
 }
 
 /* Its last line is "MemoryError" (or "MemoryError: ..."). */

@@ -36,6 +36,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "core/spawn.h"
 
@@ -89,6 +90,12 @@ struct fiber_memlimit_tail {
 };
 
 void fiber_memlimit_tail_add(struct fiber_memlimit_tail *t, const char *p, size_t n);
+
+/*
+ * One read of a command's standard error (fd), passed on to ours and its
+ * end kept in t: what read(2) gave, or -errno.
+ */
+ssize_t fiber_memlimit_tail_pass(struct fiber_memlimit_tail *t, int fd);
 
 /*
  * Why the `who` ("command", "worker") that ended with the wait(2) status

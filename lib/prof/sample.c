@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/spawn.h"
+#include "core/sys.h"
 
 struct sthread {
 	int64_t pid, tid, first, last;
@@ -83,20 +84,6 @@ void prof_sampler_free(struct prof_sampler *s)
 	free(s);
 }
 
-static ssize_t read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = 0;
-	return n;
-}
-
 /* Fields after the command name of a stat line: state is [0]. */
 static const char *stat_rest(const char *buf)
 {
@@ -125,7 +112,7 @@ static int proc_read_command(struct sproc *p)
 	ssize_t n, i;
 
 	snprintf(path, sizeof(path), "/proc/%lld/cmdline", (long long)p->pid);
-	n = read_file(path, buf, sizeof(buf));
+	n = core_sys_read_file(path, buf, sizeof(buf));
 	while (n > 0 && buf[n - 1] == 0)
 		n--;
 	for (i = 0; i < n; i++)
@@ -155,7 +142,7 @@ static struct sproc *proc_add(struct prof_sampler *s, int64_t pid, int64_t now)
 	p->ppid = -1;
 	p->last = now;
 	snprintf(path, sizeof(path), "/proc/%lld/stat", (long long)pid);
-	if (read_file(path, buf, sizeof(buf)) > 0 && (rest = stat_rest(buf)) &&
+	if (core_sys_read_file(path, buf, sizeof(buf)) > 0 && (rest = stat_rest(buf)) &&
 	    sscanf(rest, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
 		   "%*d %*d %*d %*d %llu", &ppid, &start) == 2) {
 		p->ppid = ppid;
@@ -331,7 +318,7 @@ static int sample_process(struct prof_sampler *s, pid_t pid, size_t *qn, int64_t
 			continue;
 		ret = thread_sample(s, pid, tid, now);
 		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%ld/children", (int)pid, tid);
-		if (ret || read_file(cpath, buf, sizeof(buf)) <= 0)
+		if (ret || core_sys_read_file(cpath, buf, sizeof(buf)) <= 0)
 			continue;
 		for (p = buf; *p;) {
 			long c = strtol(p, &end, 10);
