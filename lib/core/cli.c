@@ -206,15 +206,23 @@ static int finish_builtin(int status)
 	exit(status);
 }
 
+/* getopt's tables, held here while parsing: a usage error, --help or a
+ * handler may end the process before they are freed, and memory that is
+ * still reachable then is no leak. */
+static struct option *longopts;
+static char *shortopts;
+
 int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 		   int (*handle)(int key, const char *arg, void *ctx), void *ctx)
 {
 	size_t nuser = count_opts(cli->opts), nbuiltin = count_opts(builtin_opts);
-	struct option *longopts = calloc(nuser + nbuiltin + 1, sizeof(*longopts));
-	char *shortopts = calloc(3 * (nuser + nbuiltin) + 3, 1);
 	size_t i, s = 0;
 	int c;
 
+	free(longopts);
+	free(shortopts);
+	longopts = calloc(nuser + nbuiltin + 1, sizeof(*longopts));
+	shortopts = calloc(3 * (nuser + nbuiltin) + 3, 1);
 	if (!longopts || !shortopts)
 		core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	if (cli->stop_at_nonopt)
@@ -273,6 +281,8 @@ int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 	}
 	free(longopts);
 	free(shortopts);
+	longopts = NULL;
+	shortopts = NULL;
 	return optind;
 }
 
