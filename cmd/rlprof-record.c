@@ -21,6 +21,7 @@ enum {
 	OPT_BUFFER,
 	OPT_SAMPLE,
 	OPT_CPU_SAMPLE,
+	OPT_CPU_TIMER,
 	OPT_CATEGORIES,
 	OPT_NO_GPU,
 	OPT_REQUIRE_GPU,
@@ -35,6 +36,7 @@ static const struct core_opt opts[] = {
 	{ "buffer-size", OPT_BUFFER, "KIB", "per-thread event buffer of the command in KiB (default 256)", NULL },
 	{ "sample", OPT_SAMPLE, "MS", "sample processes and blocked threads every MS ms (default 5; 0: never)", NULL },
 	{ "cpu-sample", OPT_CPU_SAMPLE, "US", "sample each thread's code every US us of its CPU time (default 1000; 0: never)", NULL },
+	{ "cpu-timer", OPT_CPU_TIMER, "KIND", "what samples: posix (CPU-clock timers, at the clock tick; default) or perf (perf events, every US, an interrupt each)", "posix|perf" },
 	{ "no-gpu", OPT_NO_GPU, NULL, "do not record CUDA API calls and GPU activity (CUPTI)", NULL },
 	{ "require-gpu", OPT_REQUIRE_GPU, NULL, "exit 3 when GPU activity cannot be recorded", NULL },
 	{ "categories", OPT_CATEGORIES, "FILE", "the library-to-category map (default: the installed rlprof-categories)", NULL },
@@ -54,7 +56,7 @@ struct options {
 	enum prof_trace_format format;
 	int force, nvtx, python, gpu, require_gpu;
 	long buffer_kib, sample_ms, cpu_sample_us;
-	const char *categories;
+	const char *categories, *cpu_timer;
 };
 
 static int handle(int key, const char *arg, void *ctx)
@@ -93,6 +95,11 @@ static int handle(int key, const char *arg, void *ctx)
 		    (o->cpu_sample_us > 0 && o->cpu_sample_us < 50))
 			core_cli_usage_error(&cli, "--cpu-sample wants 0 or microseconds from 50 to 1000000, not '%s'", arg);
 		break;
+	case OPT_CPU_TIMER:
+		if (strcmp(arg, "posix") && strcmp(arg, "perf"))
+			core_cli_usage_error(&cli, "--cpu-timer wants posix or perf, not '%s'", arg);
+		o->cpu_timer = arg;
+		break;
 	case OPT_CATEGORIES:
 		o->categories = arg;
 		break;
@@ -112,7 +119,7 @@ static void warn(void *ctx, const char *msg)
 
 int main(int argc, char **argv)
 {
-	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 1, 0, 256, 5, 1000, NULL };
+	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 1, 0, 256, 5, 1000, NULL, NULL };
 	struct prof_launch_opts lo = PROF_LAUNCH_OPTS_INIT;
 	struct prof_launch_result res;
 	struct core_atomic af = CORE_ATOMIC_INIT;
@@ -153,6 +160,7 @@ int main(int argc, char **argv)
 	lo.sample_ms = o.sample_ms;
 	lo.cpu_sample_us = o.cpu_sample_us;
 	lo.categories = o.categories;
+	lo.cpu_timer = o.cpu_timer;
 	lo.gpu = o.gpu;
 	/* With -o -, standard output is the trace's: the command writes to
 	 * standard error instead. */

@@ -101,6 +101,22 @@ workload_pid() {
 		fail "want native time on the main thread and each of 3 workers"
 }
 
+@test "--cpu-timer perf: perf events sample the same categories, in Python and in C" {
+	skip_unless_python numpy
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 run rlprof-record --cpu-timer perf -o t.csv -- \
+		python3 "$TOP/tests/workloads/phases.py" ru.txt numpy pyloop sleep
+	assert_success
+	cpu_check t.csv shares
+	cpu_check t.csv expect numpy backend 0.9
+	cpu_check t.csv expect pyloop python 0.9
+	cpu_check t.csv expect sleep wait 0.9
+	[ -x "$W" ] || skip "the workload needs the NVTX headers"
+	RLPROF_CPU_TIMER=posix run rlprof-record --cpu-timer perf -o c.csv -- "$W" busy-sleep 60 40 2
+	assert_success
+	cpu_check c.csv expect busy native 0.9
+	cpu_check c.csv expect sleep wait+runnable 0.9
+}
+
 @test "--categories: the map decides, as data" {
 	[ -x "$W" ] || skip "the workload needs the NVTX headers"
 	# A rule of one's own first, then the installed map (its clock reads
@@ -142,6 +158,10 @@ workload_pid() {
 	assert_failure 2
 	run rlprof-record --cpu-sample x -o t.csv -- true
 	assert_failure 2
+	run rlprof-record --cpu-timer hpet -o t.csv -- true
+	assert_failure 2
+	assert_output --partial "--cpu-timer wants posix or perf, not 'hpet'"
+	[ ! -e t.csv ]
 	[ -x "$W" ] || skip "the workload needs the NVTX headers"
 	run rlprof-record --cpu-sample 0 -o t.csv -- "$W" busy-sleep 5 5 1
 	assert_success

@@ -69,7 +69,7 @@ static _Atomic(struct table *) table;
 static struct prof_catmap catmap = PROF_CATMAP_INIT;
 static void (*emit_seg)(int64_t start, const struct prof_spool_seg *);
 static long period_us;
-static int use_perf;			/* try perf events before POSIX timers */
+static int use_perf;			/* perf events asked for (else POSIX timers) */
 static _Atomic int running;
 static pthread_t helper;
 static _Atomic pid_t helper_tid;
@@ -890,7 +890,7 @@ int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *), const 
 	for (i = 0; i < NSLOTS; i++)
 		slots[i].sched_fd = slots[i].perf_fd = -1;
 	emit_seg = emit;
-	use_perf = !(timer && !strcmp(timer, "posix"));
+	use_perf = timer && !strcmp(timer, "perf");
 	table_update(1);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigprof;

@@ -2,14 +2,16 @@
  * The CPU sampler of the recorder: which code each thread runs, and how
  * its wall time splits into on a CPU, runnable and blocked.
  *
- * Sampling: every thread of the process gets a perf event counting its
- * user CPU time (PERF_COUNT_SW_TASK_CLOCK, on a high-resolution timer)
- * that sends it SIGPROF every period of CPU time it uses
- * (PROF_CPU_SAMPLE_ENV microseconds, default 1000).  Where perf events
- * are refused (or PROF_CPU_TIMER_ENV is "posix") it gets a POSIX timer on
- * its CPU clock (timer_create with SIGEV_THREAD_ID) instead, which the
- * kernel checks only at its scheduler tick: a sample every tick at most
- * (4 ms at HZ=250), whatever the period.
+ * Sampling: every thread of the process gets a POSIX timer on its CPU
+ * clock (timer_create with SIGEV_THREAD_ID) that sends it SIGPROF every
+ * period of CPU time it uses (PROF_CPU_SAMPLE_ENV microseconds, default
+ * 1000).  The kernel checks such timers at its scheduler tick, so there is
+ * a sample every tick at most (4 ms at HZ=250), whatever the period, and
+ * no interrupt of its own.  With PROF_CPU_TIMER_ENV "perf" the thread gets
+ * a perf event counting its user CPU time instead (PERF_COUNT_SW_TASK_CLOCK,
+ * on a high-resolution timer: the period asked, at the cost of a timer
+ * interrupt per sample, which in a virtual machine costs far more than
+ * the handler), or the POSIX timer where perf events are refused.
  * The handler reads the interrupted instruction pointer, finds the
  * executable mapping that holds it (a sorted table built with
  * dl_iterate_phdr, rebuilt when a library is loaded or unloaded) and its
@@ -57,7 +59,7 @@
 
 #define PROF_CPU_SAMPLE_ENV "RLPROF_CPU_SAMPLE_US"
 #define PROF_CATEGORIES_ENV "RLPROF_CATEGORIES"
-/* "posix": sample with POSIX CPU timers even where perf events work. */
+/* "perf": sample with perf events where they work (default: POSIX CPU timers). */
 #define PROF_CPU_TIMER_ENV "RLPROF_CPU_TIMER"
 
 struct prof_cpus_thread;

@@ -152,6 +152,8 @@ static void setup_env(const struct prof_launch_opts *o, const char *spool,
 	free(lib);
 	snprintf(buf, sizeof(buf), "%ld", o->cpu_sample_us);
 	setenv(PROF_CPU_SAMPLE_ENV, buf, 1);
+	if (o->cpu_timer)
+		setenv(PROF_CPU_TIMER_ENV, o->cpu_timer, 1);
 	if (o->cpu_sample_us > 0) {
 		char *map = o->categories ? strdup(o->categories) :
 			resource(PROF_CATEGORIES_ENV, CATEGORIES_REL);

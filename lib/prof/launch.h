@@ -72,10 +72,11 @@ struct prof_launch_opts {
 	long cpu_sample_us;		/* CPU sampling period; 0: off (prof/cpusample.h) */
 	const char *categories;		/* category map; NULL: the installed one */
 	int gpu;			/* record CUDA calls and GPU activity (CUPTI) */
+	const char *cpu_timer;		/* "posix" or "perf"; NULL: the environment's */
 };
 
 #define PROF_LAUNCH_OPTS_INIT { NULL, NULL, PROF_TRACE_CSV, 1, 1, 256, 5, -1, NULL, NULL, \
-	1000, NULL, 1 }
+	1000, NULL, 1, NULL }
 
 struct prof_launch_result {
 	pid_t pid;			/* the command's */
