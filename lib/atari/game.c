@@ -21,7 +21,7 @@ enum {
 	G_BASIC_MATH, G_FLAG_CAPTURE, G_HUMAN_CANNONBALL, G_LOST_LUGGAGE, G_SPACE_WAR,
 	G_HANGMAN, G_TIC_TAC_TOE_3D, G_VIDEO_CHESS, G_CASINO, G_BACKGAMMON, G_VIDEO_CHECKERS,
 	G_ADVENTURE, G_WORD_ZAPPER, G_VIDEO_CUBE, G_KLAX, G_DOUBLE_DUNK,
-	G_PITFALL2,
+	G_PITFALL2, G_MINIATURE_GOLF,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -467,6 +467,10 @@ const struct atari_game atari_games[] = {
 	XG("pitfall2", "Pitfall II: Lost Caverns", "6d842c96d5a01967be9680080dd5be54", G_PITFALL2,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_UP, 1, 0, 0, 1, NO_MODE, 0, NO_MODES, 0,
 	   D0, 0, 0, 0, 1),
+	/* Scored per hole: par less the hits, when the hole is done. */
+	XG("miniature_golf", "Miniature Golf", "df62a658496ac98a3aa4a6ee5719c251",
+	   G_MINIATURE_GOLF, ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, NO_MODE, 0,
+	   NO_MODES, 0, D01, 0, 0, 0, 1),
 };
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
 
@@ -1467,6 +1471,32 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 		set_score(s, bcd3(ram, 0xc9, 0xc8, 0xc7));
 		s->terminal = s->score == 199000;
 		break;
+	case G_MINIATURE_GOLF: {
+		/* $87: hits so far (or the hole, between holes), $88: the par
+		 * between holes (0 in play), $AF: the hole (0 when over) */
+		int shown = bcd1(ram, 0x87), par = bcd1(ram, 0x88), hole = bcd1(ram, 0xaf);
+
+		s->reward = 0;
+		if (hole != s->hole) {
+			int hits = s->shown + s->hits - s->hits_at_hole;
+
+			if (hits > 0)
+				s->reward = s->par - hits;
+			if (hole == 0)
+				s->terminal = 1;
+			s->hole = hole;
+			s->hits = 0;
+			s->hits_at_hole = s->shown;
+		}
+		if (par != 0) {
+			s->par = par;
+		} else {
+			if (shown < s->shown)	/* the count wraps after 99 */
+				s->hits += s->shown;
+			s->shown = shown;
+		}
+		break;
+	}
 	case G_HOMEBREW:
 		set_score(s, bcd1(ram, 0x80));
 		s->lives = RAM(0x81);

@@ -135,6 +135,9 @@ struct atari_game_state {
 	uint8_t terminal;
 	uint8_t started;
 	uint8_t pad_[2];
+	/* Miniature Golf: the hole, its par, the hits before the shown count
+	 * last wrapped, the count shown, and the count when the hole began. */
+	int32_t hole, par, hits, shown, hits_at_hole;
 };
 
 /* The table: atari_games[0] is the unknown ROM; atari_games_count entries. */

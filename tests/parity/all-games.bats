@@ -115,6 +115,7 @@ setup_file() {
 @test "trace --game klax: identical to ALE for 3,000 frames" { compare_with_ale klax; }
 @test "trace --game double_dunk: identical to ALE for 3,000 frames" { compare_with_ale double_dunk; }
 @test "trace --game pitfall2: identical to ALE for 3,000 frames" { compare_with_ale pitfall2; }
+@test "trace --game miniature_golf: identical to ALE for 3,000 frames" { compare_with_ale miniature_golf; }
 
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)
