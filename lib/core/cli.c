@@ -219,8 +219,6 @@ int core_cli_parse(const struct core_cli *cli, int argc, char **argv,
 	size_t i, s = 0;
 	int c;
 
-	free(longopts);
-	free(shortopts);
 	longopts = calloc(nuser + nbuiltin + 1, sizeof(*longopts));
 	shortopts = calloc(3 * (nuser + nbuiltin) + 3, 1);
 	if (!longopts || !shortopts)
