@@ -57,7 +57,7 @@ def pyloop_phase():
 def npobj_phase():
     import numpy as np
     a = np.arange(10000, dtype=np.int64) % 200	# small ints: no allocation
-    for _ in range(3000 * ROUNDS):
+    for _ in range(12000 * ROUNDS):
         with rlprof.operation("npobj"):
             r = a.tolist()
         del r
@@ -72,7 +72,7 @@ def npcall_phase():
             s += i ^ x
         return s
     g = np.frompyfunc(f, 1, 1)
-    a = np.arange(20000)
+    a = np.arange(80000)
     with rlprof.operation("npcall"):
         g(a)
 
