@@ -16,6 +16,16 @@ ids() {
 # processes it started, never on whatever else runs on the machine.
 LOG_PIDS='echo "$$ $PPID" >> pids'
 
+# live_victim COLUMN: set victim to a live process of this run from the
+# file pids, its workers (column 1) or its agents (column 2).
+live_victim() {
+	local p
+	for p in $(awk -v c="$1" '{ print $c }' pids 2> /dev/null | shuf); do
+		alive "$p" && { victim=$p; return 0; }
+	done
+	return 1
+}
+
 # all_pids: every pid in the file pids, workers and agents.
 all_pids() {
 	tr ' ' '\n' < pids | sort -u
@@ -71,16 +81,20 @@ $LOG_PIDS
 while read -r n; do echo "\$((n * n))"; done
 SH
 	seq 10000 > tasks
-	fiberrun --pool --protocol lines --lines -r 1000 -n 6 -- sh worker.sh < tasks > out.jsonl 2> err.txt &
+	# The tasks arrive through a FIFO in 20 parts; between parts, with the
+	# input still open (so the run cannot have ended), one live process of
+	# this run is killed: alternately a worker command and an agent.
+	mkfifo input
+	fiberrun --pool --protocol lines --lines -r 1000 -n 6 -- sh worker.sh < input > out.jsonl 2> err.txt &
 	master=$!
+	exec 7> input
 	killed=0
-	for i in $(seq 60); do
-		kill -0 $master 2> /dev/null || break
-		# alternately a worker command and an agent, among those of this run
-		victim=$(awk -v c=$((i % 2 + 1)) '{ print $c }' pids 2> /dev/null | shuf -n 1)
-		[ -n "$victim" ] && alive "$victim" && kill -9 "$victim" 2> /dev/null && killed=$((killed + 1))
-		sleep 0.02	# the pace of the killing, not a wait for anything
+	for part in $(seq 0 19); do
+		sed -n "$((part * 500 + 1)),$((part * 500 + 500))p" tasks >&7
+		wait_for live_victim $((part % 2 + 1))
+		kill -9 "$victim" 2> /dev/null && killed=$((killed + 1))
 	done
+	exec 7>&-
 	wait $master
 	[ "$(wc -l < out.jsonl)" -eq 10000 ]
 	[ "$(ids < out.jsonl | sort -n)" = "$(cat tasks)" ]
