@@ -84,8 +84,10 @@ int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *
 			  char *errbuf, size_t errlen)
 {
 	struct atari_rom drom = *rom;
+	struct atari_game dgame = *g;
 	struct atari_rom *d_rom = NULL;
 	struct atari_game *d_game = NULL;
+	uint8_t *d_modes = NULL;
 	struct atari_env *d_envs = NULL;
 	struct run_counts *d_counts = NULL, *counts = NULL;
 	uint8_t *d_data = NULL;
@@ -115,8 +117,17 @@ int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *
 	drom.detected = NULL;
 	CUDA_TRY(cudaMalloc((void **)&d_rom, sizeof(drom)));
 	CUDA_TRY(cudaMemcpy(d_rom, &drom, sizeof(drom), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMalloc((void **)&d_game, sizeof(*g)));
-	CUDA_TRY(cudaMemcpy(d_game, g, sizeof(*g), cudaMemcpyHostToDevice));
+	/* The game's pointers lead to host memory: its mode list goes to the
+	 * device too (the default mode is its first entry); device code reads
+	 * no name. */
+	if (g->n_modes) {
+		CUDA_TRY(cudaMalloc((void **)&d_modes, (size_t)g->n_modes));
+		CUDA_TRY(cudaMemcpy(d_modes, g->modes, (size_t)g->n_modes, cudaMemcpyHostToDevice));
+	}
+	dgame.modes = d_modes;
+	dgame.name = dgame.title = dgame.md5 = NULL;
+	CUDA_TRY(cudaMalloc((void **)&d_game, sizeof(dgame)));
+	CUDA_TRY(cudaMemcpy(d_game, &dgame, sizeof(dgame), cudaMemcpyHostToDevice));
 	CUDA_TRY(cudaMalloc((void **)&d_envs, sizeof(struct atari_env) * (size_t)n));
 	CUDA_TRY(cudaMalloc((void **)&d_counts, sizeof(*counts) * (size_t)n));
 	CUDA_TRY(cudaMemset(d_counts, 0, sizeof(*counts) * (size_t)n));
@@ -141,6 +152,7 @@ out:
 	cudaFree(d_counts);
 	cudaFree(d_envs);
 	cudaFree(d_game);
+	cudaFree(d_modes);
 	cudaFree(d_rom);
 	cudaFree(d_rng);
 	cudaFree(d_data);
