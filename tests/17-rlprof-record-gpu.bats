@@ -116,13 +116,14 @@ for r in csv.DictReader(open(sys.argv[1])):
     if r["kind"] == "gpu":
         print(r["name"], r["category"], r["device"], r["stream"], r["correlation"],
               int(r["end_ns"]) - int(r["start_ns"]), int(r["tid"] == ""))' t.csv
-	assert_output "fake_kernel kernel 0 3 7 2000000 1
+	# CUPTI's mangled name (_Z11fake_kernelPfi), demangled.
+	assert_output "fake_kernel(float*, int) kernel 0 3 7 2000000 1
 memcpy HtoD memcpy 0 4 7 1000000 1"
 	grep -q '^warning,.*,dropped 3 GPU activity records (CUPTI.s buffers were full)$' t.csv
 	# The report links both to the operation around the call.
 	run rlprof-report -f csv --by kernel t.csv
 	assert_success
-	assert_line "$pid,launch,fake_kernel,kernel,1,2000000,2000000,2000000"
+	assert_line "$pid,launch,\"fake_kernel(float*, int)\",kernel,1,2000000,2000000,2000000"
 	assert_line "$pid,launch,memcpy HtoD,memcpy,1,1000000,1000000,1000000"
 	assert_line "$pid,launch,[all],,2,3000000,1500000,2000000"
 }

@@ -32,6 +32,7 @@ PROF_INJECT_SRCS := lib/prof/recorder.c lib/prof/rlprof.c lib/prof/trace.c \
 	lib/prof/cpusample.c lib/prof/catmap.c \
 	lib/prof/cupti_rec.c lib/prof/cupti_status.c \
 	$(if $(NVTX_INCDIR),lib/prof/inject/nvtx.c) \
+	$(if $(PROF_CUPTI_INJECT),lib/prof/demangle.c lib/core/map.c lib/core/grow.c) \
 	$(if $(PROF_CUPTI_INJECT),lib/prof/inject/cupti.c)
 PROF_INJECT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
 	-Ilib $(if $(NVTX_INCDIR),-I$(NVTX_INCDIR)) \

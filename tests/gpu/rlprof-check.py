@@ -72,9 +72,10 @@ def kernels(path):
     rows = load(path)
     gpu, util = common(rows, path)
     bk = by_kernel(path)
+    # Kernels by their demangled names (CUPTI gives _Z6spin_ax).
     for op, k, ms in (("phase_a", "spin_a", 2.0), ("phase_b", "spin_b", 1.0),
                       ("phase_b", "spin_c", 1.0)):
-        r = bk.get((op, k))
+        r = bk.get((op, f"{k}(long long)"))
         row(f"{k}-calls-in-{op}", 5, r["calls"] if r else 0, bool(r) and int(r["calls"]) == 5)
         mean = int(r["mean_ns"]) / 1e6 if r else 0.0
         row(f"{k}-mean-ms", f"{ms:.1f}..{ms * 1.25:.2f}", f"{mean:.3f}",
@@ -83,11 +84,14 @@ def kernels(path):
         r = bk.get(("copies", k))
         row(f"{k.replace(' ', '-')}-in-copies", ">=1", r["calls"] if r else 0, bool(r))
     # phase_b's two streams run at once.
-    b = sorted((int(g["start_ns"]), int(g["end_ns"])) for g in gpu if g["name"] == "spin_b")
-    c = sorted((int(g["start_ns"]), int(g["end_ns"])) for g in gpu if g["name"] == "spin_c")
+    b = sorted((int(g["start_ns"]), int(g["end_ns"])) for g in gpu
+               if g["name"] == "spin_b(long long)")
+    c = sorted((int(g["start_ns"]), int(g["end_ns"])) for g in gpu
+               if g["name"] == "spin_c(long long)")
     overlap = sum(max(0, min(e1, e2) - max(s1, s2)) for s1, e1 in b for s2, e2 in c)
     total = sum(e - s for s, e in b) or 1
-    streams = {g["stream"] for g in gpu if g["name"] in ("spin_b", "spin_c")}
+    streams = {g["stream"] for g in gpu
+               if g["name"] in ("spin_b(long long)", "spin_c(long long)")}
     row("phase_b-streams", 2, len(streams), len(streams) == 2)
     row("phase_b-overlap-fraction", ">=0.5", f"{overlap / total:.3f}", overlap / total >= 0.5)
     busy = sum(g["busy_us"] for g in util)

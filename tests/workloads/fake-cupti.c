@@ -3,7 +3,8 @@
  * (lib/prof/inject/cupti.c) loads it through RLPROF_CUPTI_LIB.  When the
  * driver API domain is enabled it reports one call, "cuLaunchKernel" with
  * correlation id 7, on the calling thread (enter, then exit 1 ms later);
- * a flush hands back one buffer with a kernel "fake_kernel" (correlation
+ * a flush hands back one buffer with a kernel "_Z11fake_kernelPfi", the
+ * mangled name of fake_kernel(float*, int) (correlation
  * 7, device 0, stream 3, 2 ms) and a host-to-device copy (correlation 7,
  * stream 4, 1 ms), and reports 3 dropped records.  FAKE_CUPTI_FAIL=1 makes
  * cuptiSubscribe fail as when another subscriber is present.
@@ -133,7 +134,7 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
 	f->k.deviceId = 0;
 	f->k.streamId = 3;
 	f->k.correlationId = 7;
-	f->k.name = "fake_kernel";
+	f->k.name = "_Z11fake_kernelPfi";
 	f->m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
 	f->m.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
 	f->m.start = t - 1000000;

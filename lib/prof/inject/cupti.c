@@ -28,6 +28,7 @@
 #include "core/clock.h"
 #include "prof/cupti_merge.h"
 #include "prof/cupti_status.h"
+#include "prof/demangle.h"
 #include "prof/recorder.h"
 #include "prof/trace.h"
 
@@ -155,7 +156,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 			const kernel_rec *k = (const void *)rec;
 
 			add_gpu(k->start, k->end, k->deviceId, k->streamId, k->correlationId,
-				PROF_CAT_KERNEL, k->name ? k->name : "");
+				PROF_CAT_KERNEL, k->name ? prof_demangle(k->name) : "");
 			break;
 		}
 		case CUPTI_ACTIVITY_KIND_MEMCPY: {
