@@ -103,7 +103,7 @@ assert isinstance(o["fps"], (int, float)) and isinstance(o["seconds"], float), o
 @test "tests/gpu/run, dry (no GPU): CPU and stand-in rows the same, the sweep measured, the profiler's part failed" {
 	skip_unless_python ale_py gymnasium
 	[ -f "$RLKIT_BUILD/share/rlkit/python/rlkit/_atari.so" ] || skip "no rlkit.atari extension (no Python headers)"
-	RLKIT_GPU_DRY=1 RLKIT_GPU_STEPS=20 RLKIT_GPU_SIZES=16 OUT=$PWD run sh "$TOP/tests/gpu/run"
+	RLKIT_GPU_DRY=1 RLKIT_GPU_ENVS=8 RLKIT_GPU_STEPS=20 RLKIT_GPU_SIZES=16 OUT=$PWD run sh "$TOP/tests/gpu/run"
 	assert_failure 1	# the profiler's checks need a driver
 	[ "$(grep -c '^cpu-vs-cuda,.*,same$' gpu-cule-bench.csv)" -eq 6 ]
 	[ "$(grep -c '^cuda-fps,.*,measured$' gpu-cule-bench.csv)" -eq 2 ]
