@@ -22,6 +22,7 @@ enum {
 	OPT_SAMPLE,
 	OPT_CPU_SAMPLE,
 	OPT_CPU_TIMER,
+	OPT_FULL_DETAIL,
 	OPT_CATEGORIES,
 	OPT_NO_GPU,
 	OPT_REQUIRE_GPU,
@@ -36,6 +37,7 @@ static const struct core_opt opts[] = {
 	{ "buffer-size", OPT_BUFFER, "KIB", "per-thread event buffer of the command in KiB (default 256)", NULL },
 	{ "sample", OPT_SAMPLE, "MS", "sample processes and blocked threads every MS ms (default 5; 0: never)", NULL },
 	{ "cpu-sample", OPT_CPU_SAMPLE, "US", "sample each thread's code every US us of its CPU time (default 1000; 0: never)", NULL },
+	{ "full-detail", OPT_FULL_DETAIL, NULL, "a row per CPU sample too: its time, thread, category and file (some 100 bytes each)", NULL },
 	{ "cpu-timer", OPT_CPU_TIMER, "KIND", "what samples: posix (CPU-clock timers, at the clock tick; default) or perf (perf events, every US, an interrupt each)", "posix|perf" },
 	{ "no-gpu", OPT_NO_GPU, NULL, "do not record CUDA API calls and GPU activity (CUPTI)", NULL },
 	{ "require-gpu", OPT_REQUIRE_GPU, NULL, "exit 3 when GPU activity cannot be recorded", NULL },
@@ -54,7 +56,7 @@ static const struct core_cli cli = {
 struct options {
 	const char *output;
 	enum prof_trace_format format;
-	int force, nvtx, python, gpu, require_gpu;
+	int force, nvtx, python, gpu, require_gpu, full_detail;
 	long buffer_kib, sample_ms, cpu_sample_us;
 	const char *categories, *cpu_timer;
 };
@@ -95,6 +97,9 @@ static int handle(int key, const char *arg, void *ctx)
 		    (o->cpu_sample_us > 0 && o->cpu_sample_us < 50))
 			core_cli_usage_error(&cli, "--cpu-sample wants 0 or microseconds from 50 to 1000000, not '%s'", arg);
 		break;
+	case OPT_FULL_DETAIL:
+		o->full_detail = 1;
+		break;
 	case OPT_CPU_TIMER:
 		if (strcmp(arg, "posix") && strcmp(arg, "perf"))
 			core_cli_usage_error(&cli, "--cpu-timer wants posix or perf, not '%s'", arg);
@@ -119,7 +124,7 @@ static void warn(void *ctx, const char *msg)
 
 int main(int argc, char **argv)
 {
-	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 1, 0, 256, 5, 1000, NULL, NULL };
+	struct options o = { "rlprof.csv", PROF_TRACE_CSV, 0, 1, 1, 1, 0, 0, 256, 5, 1000, NULL, NULL };
 	struct prof_launch_opts lo = PROF_LAUNCH_OPTS_INIT;
 	struct prof_launch_result res;
 	struct core_atomic af = CORE_ATOMIC_INIT;
@@ -141,6 +146,8 @@ int main(int argc, char **argv)
 		if (ret < 0)
 			core_msg_die(CORE_EXIT_FAIL, "cannot read '%s': %s", o.categories, strerror(-ret));
 	}
+	if (o.full_detail && !o.cpu_sample_us)
+		core_cli_usage_error(&cli, "--full-detail needs CPU sampling, which --cpu-sample 0 turns off");
 	if (o.require_gpu && !o.gpu)
 		core_cli_usage_error(&cli, "--require-gpu and --no-gpu contradict each other");
 	if (o.require_gpu) {
@@ -161,6 +168,7 @@ int main(int argc, char **argv)
 	lo.cpu_sample_us = o.cpu_sample_us;
 	lo.categories = o.categories;
 	lo.cpu_timer = o.cpu_timer;
+	lo.cpu_rows = o.full_detail;
 	lo.gpu = o.gpu;
 	/* With -o -, standard output is the trace's: the command writes to
 	 * standard error instead. */

@@ -153,7 +153,31 @@ workload_pid() {
 	[ ! -e ran ]
 }
 
+@test "--full-detail: a row per CPU sample, with its thread, category and file; the report does not change" {
+	skip_unless_python numpy
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 run rlprof-record --full-detail -o t.csv -- \
+		python3 "$TOP/tests/workloads/phases.py" ru.txt numpy pyloop
+	assert_success
+	cpu_check t.csv samples numpy backend 0.8 blas
+	cpu_check t.csv samples pyloop python 0.8 libpython
+	# Every sample row is of a thread that the trace has.
+	run awk -F, '$1 == "thread" { t[$2 "," $3] = 1 } $1 == "sample" { s[++n] = $2 "," $3 }
+		END { for (i = 1; i <= n; i++) if (!t[s[i]]) bad++; print n + 0, bad + 0 }' t.csv
+	[ "${output% *}" -gt 50 ] && [ "${output#* }" -eq 0 ] || fail "samples, rows without a thread: $output"
+	grep -v '^sample,' t.csv > without.csv
+	rlprof-report t.csv > a.txt
+	rlprof-report without.csv > b.txt
+	cmp a.txt b.txt
+	# JSON Lines carry them too.
+	run rlprof-record -f jsonl --full-detail -o t.jsonl -- python3 -c 'sum(range(3000000))'
+	assert_success
+	grep -q '^{"kind":"sample","pid":[0-9]*,"tid":[0-9]*,.*"category":"python","value":[0-9]*}$' t.jsonl
+}
+
 @test "--cpu-sample: bad values are usage errors; 0 turns sampling off" {
+	run rlprof-record --full-detail --cpu-sample 0 -o t.csv -- true
+	assert_failure 2
+	assert_output --partial "--full-detail needs CPU sampling, which --cpu-sample 0 turns off"
 	run rlprof-record --cpu-sample 10 -o t.csv -- true
 	assert_failure 2
 	run rlprof-record --cpu-sample x -o t.csv -- true

@@ -123,3 +123,36 @@ PY
 	viewer perfetto rec2.csv
 	viewer chrome rec2.csv
 }
+
+@test "sample rows (--full-detail): instants on their thread, named by file, in their category, in both viewers" {
+	need_perfetto
+	printf '%s\n' "$HDR" "thread,9,9,0,10000,main,,,,,,," "op,9,9,1000,9000,step,,,,,,0," \
+		"cpu,9,9,1000,9000,backend,,,,,," \
+		"sample,9,9,2000,2000,libtorch_cpu.so,backend,,,,,4000000," \
+		"sample,9,9,3000,3000,libpython3.11.so.1.0,python,,,,,4000000," > t.csv
+	rlprof-report -f chrome t.csv > c.json
+	rlprof-report -f perfetto t.csv > p.trace
+	python3 - c.json p.trace <<'PY'
+import json, sys
+from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("ph") == "i"]
+got = sorted((e["name"], e["cat"], e["tid"], e["ts"], e["args"]["cpu_ns"]) for e in ev)
+assert got == [("libpython3.11.so.1.0", "python", 9, 2.0, 4000000),
+               ("libtorch_cpu.so", "backend", 9, 1.0, 4000000)], got
+t = pb.Trace()
+t.ParseFromString(open(sys.argv[2], "rb").read())
+inst = sorted((p.track_event.name, list(p.track_event.categories), p.timestamp)
+              for p in t.packet if p.HasField("track_event") and p.track_event.type == 3)
+assert inst == [("libpython3.11.so.1.0", ["python"], 3000), ("libtorch_cpu.so", ["backend"], 2000)], inst
+PY
+	# The breakdown is that of the cpu rows alone.
+	rlprof-report -f csv t.csv > a.csv
+	grep -v '^sample,' t.csv > u.csv
+	rlprof-report -f csv u.csv > b.csv
+	cmp a.csv b.csv
+	# A sample's category is one of the CPU's.
+	printf '%s\n%s\n' "$HDR" "sample,9,9,2000,2000,libc.so.6,wait,,,,,1," > bad.csv
+	run rlprof-report --strict bad.csv
+	assert_failure 1
+	assert_output "rlprof-report: error: 'bad.csv': line 2: bad category 'wait' for a sample row"
+}

@@ -31,6 +31,7 @@
 #define SCHED_MIN_NS 50000		/* off-CPU time worth reading schedstat */
 #define SHORT_NS 100000			/* shorter segments are assumed on a CPU */
 #define TIMER_MAGIC 0x524c5053
+#define RING 256			/* --full-detail: per thread, between drains */
 
 struct range {
 	uintptr_t lo, hi;
@@ -62,9 +63,23 @@ struct prof_cpus_thread {
 	int last_cat;
 	_Atomic int64_t w[PROF_SEG_NCAT];
 	_Atomic uint32_t samples;
+	/* --full-detail: the handler appends at head, the helper takes from tail. */
+	_Atomic uint32_t head, tail, lost;
+};
+
+/* One sample kept for its row (--full-detail). */
+struct sample {
+	int64_t t;
+	uintptr_t ip;
+	uint32_t ns;
+	int32_t cat;
 };
 
 static struct prof_cpus_thread slots[NSLOTS];
+/* Untouched (so unmapped) unless --full-detail: RING per slot. */
+static struct sample rings[NSLOTS][RING];
+static void (*emit_sample)(int64_t t, uint32_t tid, int cat, uint32_t ns, const char *file);
+static char exe_name[256];		/* the main program's file, for samples */
 static _Atomic(struct table *) table;
 static struct prof_catmap catmap = PROF_CATMAP_INIT;
 static void (*emit_seg)(int64_t start, const struct prof_spool_seg *);
@@ -558,6 +573,9 @@ static struct prof_cpus_thread *slot_add(pid_t tid, int64_t start, int timer)
 	for (i = 0; i < PROF_SEG_NCAT; i++)
 		atomic_store(&s->w[i], 0);
 	atomic_store(&s->samples, 0);
+	atomic_store(&s->head, 0);
+	atomic_store(&s->tail, 0);
+	atomic_store(&s->lost, 0);
 	atomic_store(&s->owned, 0);
 	atomic_store(&s->busy, 0);
 	s->seen = 1;
@@ -588,6 +606,25 @@ static void slot_free(struct prof_cpus_thread *s)
 }
 
 /* --- the handler ----------------------------------------------------- */
+
+/* --full-detail, in the handler: the sample into its thread's ring (the
+ * thread is the ring's only writer), or counted as lost when full. */
+static void keep_sample(struct prof_cpus_thread *s, uintptr_t ip, int cat, int64_t ns)
+{
+	uint32_t h = atomic_load_explicit(&s->head, memory_order_relaxed);
+	struct sample *e;
+
+	if (h - atomic_load_explicit(&s->tail, memory_order_acquire) >= RING) {
+		atomic_fetch_add_explicit(&s->lost, 1, memory_order_relaxed);
+		return;
+	}
+	e = &rings[s - slots][h % RING];
+	e->t = core_clock_real_ns();
+	e->ip = ip;
+	e->ns = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	e->cat = cat;
+	atomic_store_explicit(&s->head, h + 1, memory_order_release);
+}
 
 static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 {
@@ -637,6 +674,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 		goto out;
 	st = (int64_t)ru.ru_stime.tv_sec * 1000000000 + ru.ru_stime.tv_usec * 1000;
 	u = cpu - st;
+	if (emit_sample)
+		keep_sample(s, ip, cat, u > s->last_u ? u - s->last_u : 0);
 	if (u > s->last_u)
 		atomic_fetch_add_explicit(&s->w[cat], u - s->last_u, memory_order_relaxed);
 	if (st > s->last_s)
@@ -737,6 +776,47 @@ void prof_cpus_thread_done(struct prof_cpus_thread *t)
 		atomic_store(&t->owned, 2);
 }
 
+/* --full-detail: the file of the code at ip, as its base name. */
+static const char *ip_file(uintptr_t ip)
+{
+	Dl_info info;
+	const char *f, *slash;
+
+	if (!dladdr((void *)ip, &info))
+		return "[unknown]";
+	f = info.dli_fname && *info.dli_fname ? info.dli_fname : exe_name;
+	slash = strrchr(f, '/');
+	return slash ? slash + 1 : f;
+}
+
+/* --full-detail: the rows of s's kept samples; called with slot_lock held.
+ * Samples that found no room are said in one warning. */
+static void drain_samples(struct prof_cpus_thread *s)
+{
+	int32_t tid = atomic_load(&s->tid);
+	uint32_t t = atomic_load_explicit(&s->tail, memory_order_relaxed);
+	uint32_t h = atomic_load_explicit(&s->head, memory_order_acquire), lost;
+
+	if (!emit_sample || tid <= 0)
+		return;
+	for (; t != h; t++) {
+		const struct sample *e = &rings[s - slots][t % RING];
+
+		emit_sample(e->t, (uint32_t)tid, e->cat, e->ns, ip_file(e->ip));
+	}
+	atomic_store_explicit(&s->tail, t, memory_order_release);
+	if ((lost = atomic_exchange(&s->lost, 0)))
+		emit_sample(core_clock_real_ns(), (uint32_t)tid, -1, lost, NULL);
+}
+
+static void drain_all_samples(void)
+{
+	size_t i;
+
+	for (i = 0; i < NSLOTS; i++)
+		drain_samples(&slots[i]);
+}
+
 /* Segments of threads that do not write their own; `all`: every slot. */
 static void drain(int64_t now, int all, int gone_only)
 {
@@ -778,6 +858,7 @@ void prof_cpus_drain(int64_t now)
 {
 	if (!atomic_load(&running) || pthread_mutex_trylock(&slot_lock) != 0)
 		return;
+	drain_all_samples();
 	drain(now, 1, 0);
 	pthread_mutex_unlock(&slot_lock);
 }
@@ -833,6 +914,7 @@ static void *helper_main(void *arg)
 		table_update(0);
 		pthread_mutex_lock(&slot_lock);
 		scan();
+		drain_all_samples();
 		/* Threads gone since the last scan: their last segment. */
 		drain(core_clock_real_ns(), 0, 1);
 		for (i = 0; i < NSLOTS; i++)
@@ -864,9 +946,11 @@ static int helper_start(void)
 	return ret;
 }
 
-int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *), const char **why)
+int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *),
+		    void (*sample)(int64_t, uint32_t, int, uint32_t, const char *), const char **why)
 {
 	const char *us = getenv(PROF_CPU_SAMPLE_ENV), *map = getenv(PROF_CATEGORIES_ENV);
+	const char *rows = getenv(PROF_CPU_ROWS_ENV);
 	const char *timer = getenv(PROF_CPU_TIMER_ENV);
 	struct sigaction sa, old;
 	long p = us ? strtol(us, NULL, 10) : 0;
@@ -890,6 +974,12 @@ int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *), const 
 	for (i = 0; i < NSLOTS; i++)
 		slots[i].sched_fd = slots[i].perf_fd = -1;
 	emit_seg = emit;
+	if (rows && !strcmp(rows, "1")) {
+		ssize_t n = readlink("/proc/self/exe", exe_name, sizeof(exe_name) - 1);
+
+		exe_name[n > 0 ? n : 0] = 0;
+		emit_sample = sample;
+	}
 	use_perf = timer && !strcmp(timer, "perf");
 	table_update(1);
 	memset(&sa, 0, sizeof(sa));

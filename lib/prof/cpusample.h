@@ -61,15 +61,23 @@
 #define PROF_CATEGORIES_ENV "RLPROF_CATEGORIES"
 /* "perf": sample with perf events where they work (default: POSIX CPU timers). */
 #define PROF_CPU_TIMER_ENV "RLPROF_CPU_TIMER"
+/* "1": each sample also becomes a row (rlprof-record --full-detail). */
+#define PROF_CPU_ROWS_ENV "RLPROF_CPU_SAMPLE_ROWS"
 
 struct prof_cpus_thread;
 
 /* Start sampling, when PROF_CPU_SAMPLE_ENV is above 0 and SIGPROF is
  * free; `emit` writes a segment record from the calling thread (the
  * helper's or the exiting one's); emit(0, NULL) just makes the calling
- * thread known to the recorder.  Returns 1 when sampling, 0 when off,
- * -1 when it could not start (`why` says: the category map, SIGPROF). */
+ * thread known to the recorder.  With PROF_CPU_ROWS_ENV "1", `sample`
+ * writes each sample likewise (at most 50 ms after it was taken: the
+ * handler keeps it in its thread's ring of 256): its time, thread,
+ * category (PROF_SEG_*) and CPU ns, and the base name of the file of its
+ * code; sample(t, tid, -1, n, NULL) says that n samples of the thread
+ * found its ring full.  Returns 1 when sampling, 0 when off, -1 when it
+ * could not start (`why` says: the category map, SIGPROF). */
 int prof_cpus_start(void (*emit)(int64_t start, const struct prof_spool_seg *seg),
+		    void (*sample)(int64_t t, uint32_t tid, int cat, uint32_t ns, const char *file),
 		    const char **why);
 
 /* The calling thread's slot, making one (and its timer) if needed; the

@@ -154,6 +154,10 @@ static void setup_env(const struct prof_launch_opts *o, const char *spool,
 	setenv(PROF_CPU_SAMPLE_ENV, buf, 1);
 	if (o->cpu_timer)
 		setenv(PROF_CPU_TIMER_ENV, o->cpu_timer, 1);
+	if (o->cpu_rows)
+		setenv(PROF_CPU_ROWS_ENV, "1", 1);
+	else
+		unsetenv(PROF_CPU_ROWS_ENV);
 	if (o->cpu_sample_us > 0) {
 		char *map = o->categories ? strdup(o->categories) :
 			resource(PROF_CATEGORIES_ENV, CATEGORIES_REL);

@@ -73,10 +73,11 @@ struct prof_launch_opts {
 	const char *categories;		/* category map; NULL: the installed one */
 	int gpu;			/* record CUDA calls and GPU activity (CUPTI) */
 	const char *cpu_timer;		/* "posix" or "perf"; NULL: the environment's */
+	int cpu_rows;			/* a row per CPU sample too (full detail) */
 };
 
 #define PROF_LAUNCH_OPTS_INIT { NULL, NULL, PROF_TRACE_CSV, 1, 1, 256, 5, -1, NULL, NULL, \
-	1000, NULL, 1, NULL }
+	1000, NULL, 1, NULL, 0 }
 
 struct prof_launch_result {
 	pid_t pid;			/* the command's */

@@ -426,6 +426,14 @@ static int replay_rec(struct prof_merge *m, struct replay *rp, struct prof_trace
 		return prof_trace_write(w, &ev);
 	case PROF_REC_WARNING:
 		return emit_warning(w, p->pid, tid, rec->t, NULL, text);
+	case PROF_REC_SAMPLE:
+		ev.kind = PROF_KIND_SAMPLE;
+		ev.tid = (int64_t)rec->u;
+		ev.name = text;
+		ev.category = prof_seg_category(rec->arg);
+		ev.has |= PROF_EV_VALUE;
+		ev.value = (double)rec->domain;
+		return prof_trace_write(w, &ev);
 	case PROF_REC_SEG: {
 		struct prof_spool_seg seg;
 

@@ -279,6 +279,25 @@ static void emit_seg(int64_t start, const struct prof_spool_seg *seg)
 		add_at(tb, start, PROF_REC_SEG, 0, 0, 0, (const char *)seg, sizeof(*seg));
 }
 
+/* A CPU sample of another thread (or of this one), written by the calling
+ * one (--full-detail); cat -1: ns samples were lost. */
+static void emit_sample(int64_t t, uint32_t tid, int cat, uint32_t ns, const char *file)
+{
+	struct tbuf *tb = tbuf_get();
+	char msg[128];
+	int n;
+
+	if (!tb)
+		return;
+	if (cat < 0) {
+		n = snprintf(msg, sizeof(msg), "%u CPU samples of thread %u have no row "
+			     "(more than 256 in 50 ms)", ns, tid);
+		add_at(tb, t, PROF_REC_WARNING, 0, 0, 0, msg, (size_t)n);
+		return;
+	}
+	add_at(tb, t, PROF_REC_SAMPLE, ns, tid, (uint8_t)cat, file, strlen(file));
+}
+
 static inline void add(struct tbuf *tb, enum prof_spool_type type, uint32_t domain,
 		       uint64_t u, uint8_t arg, const char *text, size_t len)
 {
@@ -613,7 +632,7 @@ static void init_try(void)
 	on_exit(on_exit_handler, NULL);
 	install_signals();
 	atomic_store(&active, 1);
-	prof_cpus_start(emit_seg, &why);
+	prof_cpus_start(emit_seg, emit_sample, &why);
 	add_proc(0, start);
 	if (why)
 		prof_rec_add(PROF_REC_WARNING, 0, 0, 0, why, strlen(why));

@@ -145,6 +145,9 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 	case PROF_KIND_MARK:
 		cat = "mark";
 		break;
+	case PROF_KIND_SAMPLE:
+		cat = prof_category_name(ev->cat);
+		break;
 	case PROF_KIND_COUNTER:
 		cat = "counter";
 		break;
@@ -165,6 +168,7 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 	core_utf8_write_json(fp, cat, strlen(cat));
 	switch (ev->kind) {
 	case PROF_KIND_MARK:
+	case PROF_KIND_SAMPLE:
 		fputs(",\"ph\":\"i\",\"s\":\"t\"", fp);
 		break;
 	case PROF_KIND_WARNING:
@@ -179,7 +183,7 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 	}
 	ts(fp, "ts", a - c->win.t0);
 	if (ev->kind != PROF_KIND_MARK && ev->kind != PROF_KIND_WARNING &&
-	    ev->kind != PROF_KIND_COUNTER)
+	    ev->kind != PROF_KIND_COUNTER && ev->kind != PROF_KIND_SAMPLE)
 		ts(fp, "dur", b - a);
 	fprintf(fp, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, ev->pid, tid);
 	switch (ev->kind) {
@@ -191,6 +195,9 @@ int prof_chrome_event(struct prof_chrome *c, const struct prof_trace_reader *r,
 		fputs(",\"args\":{", fp);
 		core_utf8_write_json(fp, name, strlen(name));
 		fprintf(fp, ":%.17g}", ev->value);
+		break;
+	case PROF_KIND_SAMPLE:
+		fprintf(fp, ",\"args\":{\"cpu_ns\":%.0f}", ev->value);
 		break;
 	case PROF_KIND_WARNING:
 		fputs(",\"args\":{\"detail\":", fp);

@@ -474,6 +474,12 @@ int prof_perfetto_event(struct prof_perfetto *p, const struct prof_trace_reader 
 			return ret;
 		track_event(p, tr, INSTANT, a, name, "mark");
 		return packet(p, PACKET_TRACK_EVENT, a);
+	case PROF_KIND_SAMPLE:
+		/* An instant on its thread's track: the file, the category. */
+		if ((ret = find(p, ev->pid, TK_THREAD, ev->tid, 0, 0, &tr)) < 0)
+			return ret;
+		track_event(p, tr, INSTANT, a, name, prof_category_name(ev->cat));
+		return packet(p, PACKET_TRACK_EVENT, a);
 	case PROF_KIND_WARNING:
 		if ((ret = find(p, ev->pid, TK_PROCESS, 0, 0, 0, &tr)) < 0)
 			return ret;

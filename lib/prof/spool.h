@@ -57,6 +57,9 @@ enum prof_spool_type {
 	PROF_REC_GPU,		/* t=start, text=struct prof_spool_gpu, then the name */
 	PROF_REC_API,		/* t=start, u=correlation id, text=struct
 				 * prof_spool_api, then the function's name */
+	PROF_REC_SAMPLE,	/* t, u=tid of the sampled thread, arg=category
+				 * (PROF_SEG_*), domain=its CPU ns (at most
+				 * 2^32 - 1), text=the file of the code */
 	PROF_REC_TYPE_COUNT
 };
 

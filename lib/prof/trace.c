@@ -4,7 +4,7 @@
 
 static const char *const kind_names[PROF_KIND_COUNT] = {
 	"meta", "process", "thread", "op", "mark", "phase", "cpu", "gpu",
-	"counter", "warning",
+	"counter", "warning", "sample",
 };
 
 static const char *const category_names[PROF_CAT_COUNT] = {

@@ -38,6 +38,10 @@
  *   gpu      GPU activity: pid, start_ns, end_ns, name (kernel name),
  *            category=kernel|memcpy|memset, device, stream, correlation
  *   counter  pid, tid, start_ns=end_ns, name, value
+ *   sample   one CPU sample (rlprof-record --full-detail): pid, tid,
+ *            start_ns=end_ns, name=the file of the code it found,
+ *            category=python|simulator|backend|cuda_api|native, value=the
+ *            user CPU ns it stands for
  *   warning  pid, tid, start_ns, detail=what happened ("unbalanced pop",
  *            "dropped N events", ...)
  */
@@ -61,6 +65,7 @@ enum prof_kind {
 	PROF_KIND_GPU,
 	PROF_KIND_COUNTER,
 	PROF_KIND_WARNING,
+	PROF_KIND_SAMPLE,
 	PROF_KIND_COUNT
 };
 

@@ -535,6 +535,15 @@ convert(struct prof_trace_reader *r, long line, struct prof_ev *ev,
 			BAD(PROF_PROB_MALFORMED, "bad category '%.*s' for a cpu row",
 			    (int)r->fldlen[COL_CATEGORY], r->fld[COL_CATEGORY]);
 		break;
+	case PROF_KIND_SAMPLE:
+		ev->cat = (uint8_t)parse_cat(F(COL_CATEGORY));
+		if (ev->cat != PROF_CAT_PYTHON && ev->cat != PROF_CAT_SIMULATOR &&
+		    ev->cat != PROF_CAT_BACKEND && ev->cat != PROF_CAT_CUDA_API &&
+		    ev->cat != PROF_CAT_NATIVE)
+			BAD(PROF_PROB_MALFORMED, "bad category '%.*s' for a sample row",
+			    (int)r->fldlen[COL_CATEGORY], r->fld[COL_CATEGORY]);
+		ev->name = intern(r, COL_NAME);
+		break;
 	case PROF_KIND_GPU:
 		ev->cat = (uint8_t)parse_cat(F(COL_CATEGORY));
 		if (ev->cat != PROF_CAT_KERNEL && ev->cat != PROF_CAT_MEMCPY &&

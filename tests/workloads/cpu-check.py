@@ -6,6 +6,9 @@ the share of its time in each cpu category.
                                                   # (CAT: one, or several joined by '+')
     python3 cpu-check.py TRACE at-most OP CAT MAX # exit 1 unless OP's share in CAT <= MAX
     python3 cpu-check.py TRACE cpu PID_OF_COMMAND # the CPU ns of the traced process
+    python3 cpu-check.py TRACE samples OP CAT MIN FILE
+        # sample rows (--full-detail) in OP: exit 1 unless at least MIN of
+        # them are in CAT and one of those is of a file whose name holds FILE
 
 Shares of CPU categories (python, simulator, backend, cuda_api, native,
 system) are of the operation's CPU time; those of runnable and wait of its
@@ -47,9 +50,31 @@ def per_op(ops, cpus):
     return out, wall
 
 
+def samples(path, ops, op, cat, want, file):
+    """Sample rows inside the operation op (its thread, its time)."""
+    rows = []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["kind"] == "sample":
+                rows.append((int(r["pid"]), int(r["tid"]), int(r["start_ns"]),
+                             r["category"], r["name"], int(r["value"])))
+    inside = [s for name, pid, tid, a, b in ops if name == op
+              for s in rows if s[0] == pid and s[1] == tid and a <= s[2] <= b]
+    hits = [s for s in inside if s[3] == cat]
+    files = collections.Counter(s[4] for s in hits)
+    got = len(hits) / len(inside) if inside else 0.0
+    if got < want or not any(file in f for f in files) or any(s[5] < 0 for s in rows):
+        print("%s: %d of %d samples in %s (%.3f, want >= %.2f), files %s, want one with %r" % (
+            op, len(hits), len(inside), cat, got, want, dict(files), file), file=sys.stderr)
+        return 1
+    return 0
+
+
 def main():
     path, what = sys.argv[1], sys.argv[2]
     ops, cpus = load(path)
+    if what == "samples":
+        return samples(path, ops, sys.argv[3], sys.argv[4], float(sys.argv[5]), sys.argv[6])
     if what == "cpu":
         pid = int(sys.argv[3])
         print(sum(e - s for (p, _), rows in cpus.items() if p == pid
