@@ -141,6 +141,29 @@ static HOSTDEV void env_press_select(struct atari_env *e, const struct atari_rom
 	e->frame++;
 }
 
+/*
+ * ALE's act() with its frame_skip of 1, as Gymnasium drives it (which
+ * repeats act() itself for its frameskip): one frame of `action`, or of
+ * the action held when the sticky draw keeps it; the frame's reward.
+ */
+static HOSTDEV int env_ale_act(struct atari_env *e, const struct atari_rom *rom,
+			       const struct atari_game *g, const struct atari_env_config *cfg,
+			       int action, uint8_t *fb)
+{
+	/* ALE draws for player A, then for player B. */
+	if (atari_mt_unit(&e->rng) >= (double)cfg->repeat_action_probability)
+		e->action[0] = (uint8_t)action;
+	(void)atari_mt_unit(&e->rng);
+	if (e->gs.terminal || e->truncated)
+		return 0;
+	env_emulate(e, rom, g, cfg, e->action[0], 0, 1, fb);
+	e->episode_frame++;
+	e->frame++;
+	if (cfg->max_frames > 0 && e->episode_frame >= (uint32_t)cfg->max_frames)
+		e->truncated = 1;
+	return e->gs.reward;
+}
+
 static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *rom,
 				  const struct atari_game *g,
 				  const struct atari_env_config *cfg, uint8_t *fb)
@@ -158,9 +181,9 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	if (g->mode_addr >= 0) {
 		if (g->mode_soft_first & 1)
 			env_soft_reset(e, rom, g, cfg, fb);
-		/* ALE's act(): frameskip frames each, with its sticky draws. */
+		/* ALE's act(), with its sticky draws. */
 		for (int i = 0; i < (g->mode_soft_first >> 8); i++)
-			(void)atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
+			(void)env_ale_act(e, rom, g, cfg, ATARI_NOOP, fb);
 		if (g->mode_soft_first & 2)
 			env_press_select(e, rom, g, cfg, 2, fb);
 		if (g->first_select)
@@ -174,7 +197,7 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 				if (a == -2)
 					env_soft_reset(e, rom, g, cfg, fb);
 				else
-					(void)atari_env_step(e, rom, g, cfg, a, fb);
+					(void)env_ale_act(e, rom, g, cfg, a, fb);
 			}
 		}
 		for (int t = 0; g->select_frames != -2 && t < MODE_TRIES && !env_mode_ok(e, g); t++) {
@@ -183,7 +206,7 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 				continue;
 			}
 			env_press_select(e, rom, g, cfg, 2 + (int)(atari_mt_next(&e->rng) % 256), fb);
-			(void)atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
+			(void)env_ale_act(e, rom, g, cfg, ATARI_NOOP, fb);
 		}
 		atari_game_mode_selected(g, e->mode, &e->gs);
 		if (g->select_frames != -2)
@@ -287,20 +310,8 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 
 	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
 		action = ATARI_NOOP;
-	for (int i = 0; i < cfg->frameskip; i++) {
-		/* ALE draws for player A, then for player B. */
-		if (atari_mt_unit(&e->rng) >= (double)cfg->repeat_action_probability)
-			e->action[0] = (uint8_t)action;
-		(void)atari_mt_unit(&e->rng);
-		if (e->gs.terminal || e->truncated)
-			continue;
-		env_emulate(e, rom, g, cfg, e->action[0], 0, 1, fb);
-		e->episode_frame++;
-		e->frame++;
-		sum += e->gs.reward;
-		if (cfg->max_frames > 0 && e->episode_frame >= (uint32_t)cfg->max_frames)
-			e->truncated = 1;
-	}
+	for (int i = 0; i < cfg->frameskip; i++)
+		sum += env_ale_act(e, rom, g, cfg, action, fb);
 	if (cfg->episodic_life && e->gs.lives < lives && e->gs.lives > 0)
 		e->life_lost = 1;
 	return sum;

@@ -71,7 +71,7 @@ struct atari_game {
 	int swap_ports;		/* player A's joystick is in the right port */
 	/* Before selecting the mode: bit 0, ALE resets the console; bit 1,
 	 * it presses SELECT once (2 frames); bits 8 and up, it first waits
-	 * this many NOOP steps (of frameskip frames). */
+	 * this many NOOP acts (one frame each, whatever the frameskip). */
 	int mode_soft_first;
 	/* A second run of starting actions, after the first (RESET allowed). */
 	int start_action2, n_start_actions2;

@@ -67,3 +67,37 @@ def test_tall_screens_are_observed_whole():
     ale.reset_game()
     env = ra.VectorEnv("carnival", 1, obs_type="rgb", resize=None, maxpool=False)
     assert env.single_observation_space.shape == ale.getScreenRGB().shape
+
+
+# Gymnasium keeps ALE's own frame_skip at 1 and calls act() once per frame
+# of its frameskip; the reset's mode selection acts one frame at a time
+# whatever the frameskip (Double Dunk's menu, Adventure's SELECT presses).
+GYM_DRIVEN = [("double_dunk", None), ("adventure", 1), ("adventure", 2), ("frogger", 2),
+              ("pong", 1), ("centipede", 86), ("video_checkers", 12), ("space_war", 12)]
+
+
+@pytest.mark.parametrize("game,mode", GYM_DRIVEN)
+def test_frameskip_4_and_sticky_actions_as_gymnasium_drives_ale(game, mode):
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ale = ale_py.ALEInterface()
+    ale.setInt("random_seed", 5)
+    ale.setFloat("repeat_action_probability", 0.25)
+    ale.setInt("frame_skip", 1)
+    ale.loadROM(ra.rom_path(game))
+    if mode is not None:
+        ale.setMode(mode)
+    ale.reset_game()
+    env = ra.VectorEnv(game, 1, frameskip=4, repeat_action_probability=0.25, obs_type="ram",
+                       noop_max=0, max_episode_steps=0, threads=1, mode=mode)
+    actions = list(ale_py.Action)
+    obs, _ = env.reset(seed=5)
+    assert np.array_equal(obs[0], ale.getRAM()), "RAM after reset"
+    choice = np.random.default_rng(5).integers(0, len(env.action_set), 200)
+    for t, a in enumerate(choice):
+        reward = sum(ale.act(actions[env.action_set[a]]) for _ in range(4))
+        obs, r, term, _, _ = env.step(np.array([a]))
+        assert r[0] == reward, f"step {t + 1}: reward"
+        assert np.array_equal(obs[0], ale.getRAM()), f"step {t + 1}: RAM"
+        if ale.game_over():
+            assert term[0], f"step {t + 1}: termination"
+            break
