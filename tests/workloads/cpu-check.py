@@ -18,8 +18,10 @@ thread's CPU time into user and system by where its ticks land, which on a
 busy machine puts a few ticks of pure user code in system, so a check of
 where the user time went would fail for the kernel's noise.
 """
+import bisect
 import collections
 import csv
+import itertools
 import sys
 
 CPU = ("python", "simulator", "backend", "cuda_api", "native", "system")
@@ -39,11 +41,21 @@ def load(path):
 
 
 def per_op(ops, cpus):
+    """Each operation's time per category: the overlaps of its interval with
+    the cpu rows of its thread, found by bisection (rows sorted by start;
+    the running maximum of their ends tells where overlaps can begin)."""
     out = collections.defaultdict(lambda: collections.defaultdict(int))
     wall = collections.defaultdict(int)
+    index = {}
+    for key, rows in cpus.items():
+        rows.sort()
+        index[key] = list(itertools.accumulate((e for _, e, _ in rows), max))
     for name, pid, tid, a, b in ops:
         wall[name] += b - a
-        for s, e, cat in cpus[(pid, tid)]:
+        rows, ends = cpus.get((pid, tid), ()), index.get((pid, tid), ())
+        for s, e, cat in itertools.islice(rows, bisect.bisect_right(ends, a), None):
+            if s >= b:
+                break
             lo, hi = max(a, s), min(b, e)
             if hi > lo:
                 out[name][cat] += hi - lo
@@ -58,8 +70,15 @@ def samples(path, ops, op, cat, want, file):
             if r["kind"] == "sample":
                 rows.append((int(r["pid"]), int(r["tid"]), int(r["start_ns"]),
                              r["category"], r["name"], int(r["value"])))
-    inside = [s for name, pid, tid, a, b in ops if name == op
-              for s in rows if s[0] == pid and s[1] == tid and a <= s[2] <= b]
+    by_thread = collections.defaultdict(list)
+    for s in sorted(rows, key=lambda s: s[2]):
+        by_thread[(s[0], s[1])].append(s)
+    times = {k: [s[2] for s in v] for k, v in by_thread.items()}
+    inside = []
+    for name, pid, tid, a, b in ops:
+        if name == op and (pid, tid) in times:
+            t = times[(pid, tid)]
+            inside += by_thread[(pid, tid)][bisect.bisect_left(t, a):bisect.bisect_right(t, b)]
     hits = [s for s in inside if s[3] == cat]
     files = collections.Counter(s[4] for s in hits)
     got = len(hits) / len(inside) if inside else 0.0
