@@ -4,6 +4,10 @@
 
 # write_sshd_config FILE ADDRESS PORT DIR PIDFILE: the configuration of an
 # sshd for tests: key login only, with DIR's host_key and authorized_keys.
+# Its sessions get the caller's PATH and DIR as their HOME, so that the
+# shell on the host finds what the caller finds and reads no start-up file
+# of the user's: a ~/.bashrc that takes long or waits on a lock (one left
+# by a session a test killed) would make every login slow.
 write_sshd_config() {
 	cat > "$1" <<CONF
 Port $3
@@ -19,6 +23,7 @@ PermitRootLogin prohibit-password
 MaxStartups 100:30:200
 MaxSessions 100
 LogLevel INFO
+SetEnv "HOME=$4" "PATH=$PATH"
 CONF
 }
 
