@@ -159,16 +159,19 @@ PY
 	[ -e "$RLKIT_BUILD/lib/rlkit/_rlprof_hook.so" ] || skip "the C hook was not built (no Python headers: python3-dev)"
 	cat > same.py <<'PY'
 import gymnasium as gym, numpy as np, threading
-def run(n):
-    env = gym.make("CartPole-v1")
+# Both environments are made before the second thread starts: making one
+# fills caches (np.finfo's, say) that two threads at once may both fill,
+# a call more in one run than in another.
+envs = [gym.make("CartPole-v1") for _ in range(2)]
+def run(env, n):
     obs, _ = env.reset(seed=1)
     for i in range(n):
         obs, r, term, trunc, _ = env.step(int(np.sum(obs) > 0))
         if term or trunc:
             obs, _ = env.reset()
-t = threading.Thread(target=run, args=(200,))
+t = threading.Thread(target=run, args=(envs[1], 200))
 t.start()
-run(200)
+run(envs[0], 200)
 t.join()
 PY
 	rlprof-record --cpu-sample 0 --sample 0 -o c.csv -- python3 same.py
