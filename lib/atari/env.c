@@ -252,7 +252,7 @@ HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
 		env_machine_reset(e, rom, fb);
 	}
 	e->difficulty = 0;
-	e->mode = (uint8_t)atari_game_default_mode(g);
+	e->mode = (uint16_t)atari_game_default_mode(g);
 	env_ale_reset(e, rom, g, cfg, fb);
 }
 
@@ -274,7 +274,7 @@ HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
 		return;
 	}
 	e->difficulty = (uint8_t)cfg->difficulty;
-	e->mode = (uint8_t)(cfg->mode == ATARI_MODE_DEFAULT ? atari_game_default_mode(g) : cfg->mode);
+	e->mode = (uint16_t)(cfg->mode == ATARI_MODE_DEFAULT ? atari_game_default_mode(g) : cfg->mode);
 	env_ale_reset(e, rom, g, cfg, fb);
 	if (cfg->noop_max > 0) {
 		int n = 1 + (int)(atari_mt_next(&e->rng) % (uint32_t)cfg->noop_max);

@@ -54,56 +54,56 @@ enum {
 /* The later fields, unused: default mode 0 only, difficulty 0 only. */
 #define NO_EXTRA 0, 0, 0, NULL, 0, 0, 0, 0, 0
 /* Mode lists (ALE's getAvailableModes; the first is the default). */
-static const uint8_t modes_air_raid[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-static const uint8_t modes_crossbow[] = { 0, 2, 4, 6 };
-static const uint8_t modes_galaxian[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-static const uint8_t modes_pooyan[] = { 10, 30, 50, 70 };
-static const uint8_t modes_m012[] = { 0, 1, 2 };
-static const uint8_t modes_m02[] = { 0, 2 };
-static const uint8_t modes_m0123[] = { 0, 1, 2, 3 };
-static const uint8_t modes_m0246[] = { 0, 2, 4, 6 };
-static const uint8_t modes_m0to7[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-static const uint8_t modes_m0to8[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
-static const uint8_t modes_basic_math[] = { 5, 6, 7, 8 };
-static const uint8_t modes_flag_capture[] = { 8, 9, 10 };
-static const uint8_t modes_m01[] = { 0, 1 };
-static const uint8_t modes_m0[] = { 0 };
-static const uint8_t modes_m0to4[] = { 0, 1, 2, 3, 4 };
-static const uint8_t modes_casino[] = { 0, 2, 3 };
-static const uint8_t modes_video_checkers[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16,
+static const uint16_t modes_air_raid[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static const uint16_t modes_crossbow[] = { 0, 2, 4, 6 };
+static const uint16_t modes_galaxian[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+static const uint16_t modes_pooyan[] = { 10, 30, 50, 70 };
+static const uint16_t modes_m012[] = { 0, 1, 2 };
+static const uint16_t modes_m02[] = { 0, 2 };
+static const uint16_t modes_m0123[] = { 0, 1, 2, 3 };
+static const uint16_t modes_m0246[] = { 0, 2, 4, 6 };
+static const uint16_t modes_m0to7[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static const uint16_t modes_m0to8[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+static const uint16_t modes_basic_math[] = { 5, 6, 7, 8 };
+static const uint16_t modes_flag_capture[] = { 8, 9, 10 };
+static const uint16_t modes_m01[] = { 0, 1 };
+static const uint16_t modes_m0[] = { 0 };
+static const uint16_t modes_m0to4[] = { 0, 1, 2, 3, 4 };
+static const uint16_t modes_casino[] = { 0, 2, 3 };
+static const uint16_t modes_video_checkers[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16,
 						17, 18, 19 };
-static const uint8_t modes_m0to23[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+static const uint16_t modes_m0to23[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 					16, 17, 18, 19, 20, 21, 22, 23 };
-static const uint8_t modes_m0to15[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
-static const uint8_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
-#define MODES(n) modes_##n, (int)sizeof(modes_##n), 0	/* default: modes_##n[0] */
-static const uint8_t modes_pong[] = { 0, 1 };
-static const uint8_t modes_breakout[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44 };
-static const uint8_t modes_space_invaders[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
-static const uint8_t modes_freeway[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-static const uint8_t modes_asteroids[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 128 };
-static const uint8_t modes_atlantis[] = { 0, 1, 2, 3 };
-static const uint8_t modes_frostbite[] = { 0, 2 };
-static const uint8_t modes_bank_heist[] = { 0, 4, 8, 12, 16, 20, 24, 28 };
-static const uint8_t modes_centipede[] = { 22, 86 };
-static const uint8_t modes_chopper_command[] = { 0, 2 };
-static const uint8_t modes_gopher[] = { 0, 2 };
-static const uint8_t modes_hero[] = { 0, 1, 2, 3, 4 };
-static const uint8_t modes_crazy_climber[] = { 0, 1, 2, 3 };
-static const uint8_t modes_star_gunner[] = { 0, 1, 2, 3 };
-static const uint8_t modes_battle_zone[] = { 1, 2, 3 };
-static const uint8_t modes_private_eye[] = { 0, 1, 2, 3, 4 };
-static const uint8_t modes_tutankham[] = { 0, 4, 8, 12 };
-static const uint8_t modes_video_pinball[] = { 0, 2 };
-static const uint8_t modes_berzerk[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 18 };
-static const uint8_t modes_defender[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16 };
-static const uint8_t modes_ice_hockey[] = { 0, 2 };
-static const uint8_t modes_name_this_game[] = { 8, 24, 40 };
-static const uint8_t modes_yars_revenge[] = { 0, 32, 64, 96 };
-static const uint8_t modes_tennis[] = { 0, 2 };
-static const uint8_t modes_demon_attack[] = { 1, 3, 5, 7 };
-static const uint8_t modes_bowling[] = { 0, 2, 4 };
-static const uint8_t modes_zaxxon[] = { 0, 8, 16, 24 };
+static const uint16_t modes_m0to15[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const uint16_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
+#define MODES(n) modes_##n, (int)(sizeof(modes_##n) / sizeof(modes_##n[0])), 0	/* default: modes_##n[0] */
+static const uint16_t modes_pong[] = { 0, 1 };
+static const uint16_t modes_breakout[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44 };
+static const uint16_t modes_space_invaders[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const uint16_t modes_freeway[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static const uint16_t modes_asteroids[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 128 };
+static const uint16_t modes_atlantis[] = { 0, 1, 2, 3 };
+static const uint16_t modes_frostbite[] = { 0, 2 };
+static const uint16_t modes_bank_heist[] = { 0, 4, 8, 12, 16, 20, 24, 28 };
+static const uint16_t modes_centipede[] = { 22, 86 };
+static const uint16_t modes_chopper_command[] = { 0, 2 };
+static const uint16_t modes_gopher[] = { 0, 2 };
+static const uint16_t modes_hero[] = { 0, 1, 2, 3, 4 };
+static const uint16_t modes_crazy_climber[] = { 0, 1, 2, 3 };
+static const uint16_t modes_star_gunner[] = { 0, 1, 2, 3 };
+static const uint16_t modes_battle_zone[] = { 1, 2, 3 };
+static const uint16_t modes_private_eye[] = { 0, 1, 2, 3, 4 };
+static const uint16_t modes_tutankham[] = { 0, 4, 8, 12 };
+static const uint16_t modes_video_pinball[] = { 0, 2 };
+static const uint16_t modes_berzerk[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 18 };
+static const uint16_t modes_defender[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16 };
+static const uint16_t modes_ice_hockey[] = { 0, 2 };
+static const uint16_t modes_name_this_game[] = { 8, 24, 40 };
+static const uint16_t modes_yars_revenge[] = { 0, 32, 64, 96 };
+static const uint16_t modes_tennis[] = { 0, 2 };
+static const uint16_t modes_demon_attack[] = { 1, 3, 5, 7 };
+static const uint16_t modes_bowling[] = { 0, 2, 4 };
+static const uint16_t modes_zaxxon[] = { 0, 8, 16, 24 };
 /* Difficulty sets: bit d for difficulty d. */
 #define D0 1u
 #define D01 3u
@@ -526,12 +526,12 @@ int atari_game_difficulties(const struct atari_game *g, int *out, int max)
 
 int atari_game_mode_valid(const struct atari_game *g, int m)
 {
-	int modes[256], n = atari_game_modes(g, modes, 256);
-
 	if (m == ATARI_MODE_DEFAULT)
 		return 1;
-	for (int i = 0; i < n; i++)
-		if (modes[i] == m)
+	if (!g->n_modes)
+		return m == 0;
+	for (int i = 0; i < g->n_modes; i++)
+		if (g->modes[i] == m)
 			return 1;
 	return 0;
 }

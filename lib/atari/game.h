@@ -85,7 +85,7 @@ struct atari_game {
 	 * mode_mul is -1, when RAM[mode_addr] holds m in BCD.
 	 * difficulties: bit d set for each valid difficulty d (0: only 0).
 	 */
-	const uint8_t *modes;
+	const uint16_t *modes;
 	int n_modes;
 	int no_list_mode;	/* the mode of a game without a list */
 	int mode_mul;
