@@ -63,6 +63,9 @@ with_ale() {
 @test "--mode 5: Word Zapper, identical to ALE" { with_ale word_zapper --mode 5; }
 @test "--mode 2: Klax (its mode in the cartridge's RAM), identical to ALE" { with_ale klax --mode 2; }
 @test "--mode 5: Double Dunk (options set in its menu), identical to ALE" { with_ale double_dunk --mode 5; }
+@test "--mode 2: Ms. Pac-Man's third game (variation 0), identical to ALE" { with_ale ms_pacman --mode 2; }
+@test "--mode 3: Alien, identical to ALE" { with_ale alien --mode 3; }
+@test "--mode 4: Gravitar, identical to ALE" { with_ale gravitar --mode 4; }
 
 @test "--mode: a mode the game lacks is a usage error naming the valid modes" {
 	run --separate-stderr cule-bench trace --rom "$ROM" --frames 5 --mode 1
@@ -89,7 +92,7 @@ with_ale() {
 	[ "${stderr_lines[0]}" = "cule-bench: error: game 'entombed' has no difficulty 1 (valid: 0 or 2)" ]
 	for g in pooyan galaxian frogger entombed trondead pong boxing lost_luggage breakout \
 		asteroids backgammon casino video_checkers tic_tac_toe_3d adventure klax \
-		double_dunk; do
+		double_dunk ms_pacman alien gravitar; do
 		want=$(python3 -c '
 import ale_py, sys
 ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)

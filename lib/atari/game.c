@@ -29,28 +29,22 @@ enum {
 #define FIRE_ACTIONS (A(FIRE) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) | \
 		      A(UPRIGHTFIRE) | A(UPLEFTFIRE) | A(DOWNRIGHTFIRE) | A(DOWNLEFTFIRE))
 /* A joystick game with the default display, no mode selection. */
-/* A joystick game with the default display whose mode ALE selects. */
-#define MODED(name, title, md5, id, minimal, start, nstart, addr, value, frames, lives, first) \
-	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, NO_EXTRA }
 #define SIMPLE(name, title, md5, id, minimal, start, nstart, lives) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
 	  NO_MODE, lives, 1, 0, 0, 0, 0, NO_EXTRA }
 #define NO_MODE -1, 0, -1, 0, 0
-/* The same with difficulties (bit d for difficulty d). */
-#define MODED_D(diffs, name, title, md5, id, minimal, start, nstart, addr, value, frames, \
-		lives, first) \
+/* ... with difficulties (bit d for difficulty d). */
+#define SIMPLE_D(diffs, name, title, md5, id, minimal, start, nstart, lives) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
-/* ... and modes: mode m is selected when RAM[addr] == m. */
+	  NO_MODE, lives, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
+/* A joystick game with the default display whose mode ALE selects, with
+ * difficulties and modes: mode m is selected when RAM[addr] == value + m -
+ * the default mode (SELECT held `frames` frames a press). */
 #define MODED_M(diffs, modes, name, title, md5, id, minimal, start, nstart, addr, value, \
 		frames, lives, first) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
 	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, 0, 0, 0, MODES(modes), 1, \
 	  diffs, 0 }
-#define SIMPLE_D(diffs, name, title, md5, id, minimal, start, nstart, lives) \
-	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  NO_MODE, lives, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
 /* The later fields, unused: default mode 0 only, difficulty 0 only. */
 #define NO_EXTRA 0, 0, 0, NULL, 0, 0, 0, 0, 0
 /* Mode lists (ALE's getAvailableModes; the first is the default). */
@@ -173,7 +167,8 @@ const struct atari_game atari_games[] = {
 	{ "ms_pacman", "Ms. Pac-Man", "87e79cd41ce136fd4f72cc6e2c161bee", G_MS_PACMAN, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0, 0, NO_EXTRA },
+	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0, 0, 0, 0, 0,
+	  MODES(m0123), 0, 0u, 0 },
 	{ "asterix", "Asterix", "89a68746eff7f266bbf08de2483abe55", G_ASTERIX, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
@@ -242,8 +237,8 @@ const struct atari_game atari_games[] = {
 	  G_WIZARD_OF_WOR, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
 	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
-	MODED_D(15u, "alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN, ALL_ACTIONS,
-	      0, 0, 0x81, 0, 1, 3, 0),
+	MODED_M(15u, m0123, "alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN,
+	      ALL_ACTIONS, 0, 0, 0x81, 0, 1, 3, 0),
 	MODED_M(15u, bank_heist, "bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
 	      ALL_ACTIONS, 0, 0, 0x80, 0, 1, 5, 0),
 	MODED_M(1u, centipede, "centipede", "Centipede", "91c2098e88a6b13f977af8c003e0bca5", G_CENTIPEDE,
@@ -265,7 +260,7 @@ const struct atari_game atari_games[] = {
 	{ "kangaroo", "Kangaroo", "4326edb70ff20d0ee5ba58fa5cb09d60", G_KANGAROO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xba, 0, 0xba, 0x80, 2, 3, 1,
 	  0, 0, 0, 0, 0, 0, 0, MODES(m01), 1, 1u, 0 },
-	MODED("gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
+	MODED_M(1u, m0to4, "gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
 	      ALL_ACTIONS, ATARI_FIRE, 16, 0x80, 0, 10, 6, 0),
 	MODED_M(3u, crazy_climber, "crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
 	      G_CRAZY_CLIMBER, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
@@ -575,6 +570,8 @@ HOSTDEV int atari_game_mode_value(const struct atari_game *g, int mode)
 		return (mode / 10) << 4 | mode % 10;
 	if (g->id == G_VIDEO_CHECKERS && mode >= 11)
 		return mode + 6;
+	if (g->id == G_MS_PACMAN)	/* game 1 (variation 1 in mode_addr2), or game m */
+		return mode ? mode : 1;
 	if (g->id == G_VIDEO_CUBE)	/* variations 1, 3 and 9 */
 		return mode == 0 ? 0 : mode == 1 ? 2 : 8;
 	return g->mode_value + (mode - atari_game_default_mode(g)) * g->mode_mul;
@@ -584,7 +581,7 @@ HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8
 			       const uint8_t *cart_ram)
 {
 	int v = g->mode_addr > 0xff ? cart_ram[g->mode_addr & 0x7f] : ram[g->mode_addr & 0x7f];
-	int want = atari_game_mode_value(g, mode);
+	int want = atari_game_mode_value(g, mode), want2 = g->mode_value2;
 
 	if (g->id == G_VIDEO_CUBE)	/* the top bits hold something else */
 		v &= 0x1f;
@@ -592,8 +589,9 @@ HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8
 		v = (v >> 1) & 3;
 	if (g->mode_addr2 == g->mode_addr)	/* either value */
 		return v == want || v == want - g->mode_value + g->mode_value2;
-	return v == want &&
-	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
+	if (g->id == G_MS_PACMAN && mode != 0)	/* games 1-3 in variation 0 */
+		want2 = 0;
+	return v == want && (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == want2);
 }
 
 /* Double Dunk's menu, 9 steps: the option bit (in $80) each step sets,
