@@ -70,6 +70,13 @@ static const uint16_t modes_m0to23[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1
 					16, 17, 18, 19, 20, 21, 22, 23 };
 static const uint16_t modes_m0to15[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
 static const uint16_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
+/* Video Cube: variations 0-2 of cube 1, then of each cube c as c * 100 + variation. */
+#define CUBE(c) (c) * 100, (c) * 100 + 1, (c) * 100 + 2
+#define CUBES10(t) CUBE(t##0), CUBE(t##1), CUBE(t##2), CUBE(t##3), CUBE(t##4), \
+		   CUBE(t##5), CUBE(t##6), CUBE(t##7), CUBE(t##8), CUBE(t##9)
+static const uint16_t modes_video_cube[] = { 0, 1, 2, CUBE(1), CUBE(2), CUBE(3), CUBE(4),
+	CUBE(5), CUBE(6), CUBE(7), CUBE(8), CUBE(9), CUBES10(1), CUBES10(2), CUBES10(3),
+	CUBES10(4), CUBE(50) };
 #define MODES(n) modes_##n, (int)(sizeof(modes_##n) / sizeof(modes_##n[0])), 0	/* default: modes_##n[0] */
 static const uint16_t modes_pong[] = { 0, 1 };
 static const uint16_t modes_breakout[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44 };
@@ -445,11 +452,11 @@ const struct atari_game atari_games[] = {
 	XG("word_zapper", "Word Zapper", "ec3beb6d8b5689e867bafb5d5f507491", G_WORD_ZAPPER,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_NOOP, 486, ATARI_FIRE, 1, 1, 0xdb, 0, -1,
 	   0, 2, 0, MODES(m0to23), 1, D0123, 0, 0, 0, 1),
-	/* ALE's modes 0-2 are game variations 1, 3 and 9 (RAM 0, 2, 8); its modes
-	 * of 100 and more, which also choose a cube, are not listed here. */
+	/* ALE's mode c * 100 + v is game variation 1, 3 or 9 (v 0-2, RAM 0, 2, 8)
+	 * of cube c (1 for modes 0-2): atari_game_mode_action() picks the cube. */
 	XG("video_cube", "Atari Video Cube", "3f540a30fdee0b20aed7288e4a5ea528", G_VIDEO_CUBE,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_NOOP, 61, ATARI_FIRE, 1, 1, 0xfb, 0, -1,
-	   0, 2, 0, MODES(m012), 0, D01, 0, 0, 0, 1),
+	   0, 2, 0, MODES(video_cube), 0, D01, 0, 0, 0, 1),
 	/* The score, the misses and the mode are in the cartridge's RAM. */
 	XG("klax", "Klax", "eed9eaf1a0b6a2b9bc4c8032cb43e3fb", G_KLAX, ATARI_JOYSTICK, 34, 210,
 	   ALL_ACTIONS, ATARI_FIRE, 1, ATARI_NOOP, 1, 1, 0xf0ea, 0, -1, 0, 2, 0, MODES(m012), 1,
@@ -573,7 +580,7 @@ HOSTDEV int atari_game_mode_value(const struct atari_game *g, int mode)
 	if (g->id == G_MS_PACMAN)	/* game 1 (variation 1 in mode_addr2), or game m */
 		return mode ? mode : 1;
 	if (g->id == G_VIDEO_CUBE)	/* variations 1, 3 and 9 */
-		return mode == 0 ? 0 : mode == 1 ? 2 : 8;
+		return mode % 100 == 0 ? 0 : mode % 100 == 1 ? 2 : 8;
 	return g->mode_value + (mode - atari_game_default_mode(g)) * g->mode_mul;
 }
 
@@ -645,6 +652,16 @@ HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const u
 	}
 	st[0]++;
 	return -2;		/* the console's reset, then UPFIRE and NOOP steps */
+}
+
+HOSTDEV int atari_game_mode_action(const struct atari_game *g, int mode, const uint8_t *ram)
+{
+	int cube = mode >= 100 ? mode / 100 : 1;
+
+	if (g->id != G_VIDEO_CUBE)
+		return -1;
+	/* RIGHT steps the cube number, BCD in $9F, on while it is held. */
+	return 10 * (ram[0x9f & 0x7f] >> 4) + (ram[0x9f & 0x7f] & 15) == cube ? -1 : ATARI_RIGHT;
 }
 
 HOSTDEV int atari_game_start_action(const struct atari_game *g, int i)

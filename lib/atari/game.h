@@ -179,6 +179,14 @@ HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const u
 				   int st[3]);
 
 /*
+ * After the mode's SELECT presses and the console's reset: the next ALE
+ * act to take (one frame) for `mode` as the RAM shows the game now, or -1
+ * when the mode is set (ALE's Video Cube: RIGHT until the cube number is
+ * mode / 100, or 1 for modes 0-2).
+ */
+HOSTDEV int atari_game_mode_action(const struct atari_game *g, int mode, const uint8_t *ram);
+
+/*
  * The action of frame i of the game's starting actions (ALE's
  * getStartingActions: the two runs of the table, then any NOOP frames the
  * game adds after them), or -1 after the last.
