@@ -170,7 +170,7 @@ static int handle(int key, const char *arg, void *ctx)
 		break;
 	case OPT_RESIZE: a->cfg.resize = 1; break;
 	case OPT_DIFFICULTY: a->cfg.difficulty = (int)parse_num(arg, 0, 3, "difficulty"); break;
-	case OPT_MODE: a->cfg.mode = (int)parse_num(arg, 0, 255, "mode"); break;
+	case OPT_MODE: a->cfg.mode = (int)parse_num(arg, 0, 65535, "mode"); break;
 	case 'f':
 		if ((a->format = core_format_parse(arg, CORE_FORMATS_ALL)) < 0)
 			core_cli_usage_error(&cli, "unknown format '%s' (table, csv, json or jsonl)", arg);
@@ -295,12 +295,12 @@ static struct args *parse(int argc, char **argv, void *ctx, const char **operand
 static const char *value_list(const struct atari_game *g,
 			      int (*list)(const struct atari_game *, int *, int))
 {
-	static char buf[1024];
-	int v[256], n = list(g, v, 256);
+	static char buf[2048];
+	int v[512], n = list(g, v, 512);
 	size_t len = 0;
 
 	buf[0] = 0;
-	for (int i = 0; i < n && len < sizeof(buf); i++)
+	for (int i = 0; i < n && i < 512 && len < sizeof(buf); i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? " " : "", v[i]);
 	return buf;
 }

@@ -32,3 +32,18 @@ setup_file() {
 	[ "$n" -gt 0 ] || fail "no game in slice $(parity_slice)"
 	[ -z "$bad" ] || fail "differ from ALE:$bad"
 }
+
+@test "parity: Solaris, seed 1 and sticky actions, reads a TIA register across a page at frame 3,733 as ALE does" {
+	local roms
+	skip_unless_python ale_py
+	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	[ -f "$roms/solaris.bin" ] || skip "ale-py has no ROM solaris.bin"
+	cd "$BATS_TEST_TMPDIR" || fail "no test folder"
+	FRAMES=3800
+	cule-bench trace --rom "$roms/solaris.bin" --game solaris --frames "$FRAMES" --seed 1 \
+		--reset --sticky 0.25 > ours.csv || fail "cule-bench failed"
+	tail -n +2 ours.csv | cut -d, -f2 > actions
+	python3 "$TOP/share/ale-trace.py" --rom "$roms/solaris.bin" --actions actions --seed 1 \
+		--reset --sticky 0.25 -o ale.csv || fail "ale-trace.py failed"
+	compare_traces ours.csv ale.csv "seed 1, sticky actions 0.25"
+}

@@ -63,6 +63,10 @@ with_ale() {
 @test "--mode 5: Word Zapper, identical to ALE" { with_ale word_zapper --mode 5; }
 @test "--mode 2: Klax (its mode in the cartridge's RAM), identical to ALE" { with_ale klax --mode 2; }
 @test "--mode 5: Double Dunk (options set in its menu), identical to ALE" { with_ale double_dunk --mode 5; }
+@test "--mode 2: Ms. Pac-Man's third game (variation 0), identical to ALE" { with_ale ms_pacman --mode 2; }
+@test "--mode 3: Alien, identical to ALE" { with_ale alien --mode 3; }
+@test "--mode 4: Gravitar, identical to ALE" { with_ale gravitar --mode 4; }
+@test "--mode 1201: Video Cube's cube 12 (RIGHT held until it shows), identical to ALE" { with_ale video_cube --mode 1201; }
 
 @test "--mode: a mode the game lacks is a usage error naming the valid modes" {
 	run --separate-stderr cule-bench trace --rom "$ROM" --frames 5 --mode 1
@@ -75,6 +79,9 @@ with_ale() {
 	assert_success
 	run --separate-stderr cule-bench trace --rom "$ROM" --frames 5 --mode x
 	[ "$status" -eq 2 ]
+	run --separate-stderr cule-bench trace --rom "$ROM" --frames 5 --mode 65536
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cule-bench: error: bad mode '65536' (0 to 65535)" ]
 }
 
 @test "--mode: the valid modes and difficulties are ALE's" {
@@ -84,12 +91,18 @@ with_ale() {
 	run --separate-stderr cule-bench trace --rom "$roms/pooyan.bin" --frames 5 --mode 20
 	[ "$status" -eq 2 ]
 	[ "${stderr_lines[0]}" = "cule-bench: error: game 'pooyan' has no mode 20 (valid: 10, 30, 50 or 70)" ]
+	run --separate-stderr cule-bench trace --rom "$roms/video_cube.bin" --frames 5 --mode 3
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cule-bench: error: game 'video_cube' has no mode 3 (valid: 0, 1, 2, 100, 101, 102, ..., 5000, 5001 or 5002; 153 in all)" ]
+	run --separate-stderr cule-bench trace --rom "$roms/ms_pacman.bin" --frames 5 --mode 4
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cule-bench: error: game 'ms_pacman' has no mode 4 (valid: 0, 1, 2 or 3)" ]
 	run --separate-stderr cule-bench trace --rom "$roms/entombed.bin" --frames 5 --difficulty 1
 	[ "$status" -eq 2 ]
 	[ "${stderr_lines[0]}" = "cule-bench: error: game 'entombed' has no difficulty 1 (valid: 0 or 2)" ]
 	for g in pooyan galaxian frogger entombed trondead pong boxing lost_luggage breakout \
 		asteroids backgammon casino video_checkers tic_tac_toe_3d adventure klax \
-		double_dunk; do
+		double_dunk ms_pacman alien gravitar video_cube; do
 		want=$(python3 -c '
 import ale_py, sys
 ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)

@@ -25,9 +25,12 @@
  * many ran (-1 when the CPU was jammed already).
  *
  * CPU_DUMMY_READ(ctx, addr), when defined, takes the reads whose value the
- * 6502 throws away (the byte after an implied instruction, the unindexed
- * address before a page is crossed, the stack before a pull, ...): one
- * cycle each; without it they are CPU_READ's.
+ * 6502 throws away and ALE's CPU does not make (the byte after an implied
+ * instruction, the unindexed address before a page is crossed, a zero-page
+ * base before its index is added, a taken branch's): one cycle each;
+ * without it they are CPU_READ's.  The reads thrown away that ALE's CPU
+ * does make (the stack before a pull and in JSR, the byte after RTS and
+ * BRK) are CPU_READ's.
  *
  * CPU_EXEC_SPIN(ctx, pc, n), when defined with CPU_EXEC_STOP, is asked
  * at every LDA absolute, its opcode fetched (pc: its operand), whether the
@@ -449,27 +452,27 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		NEXT;
 	OP(0x20)
 		lo = RD(pc++);
-		DRD(0x100 + sp);
+		(void)RD(0x100 + sp);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
 		pc = (uint16_t)(lo | (RD(pc) << 8));
 		NEXT;
 	OP(0x60)
 		M_IMP();
-		DRD(0x100 + sp); sp++;
+		(void)RD(0x100 + sp); sp++;
 		lo = RD(0x100 + sp); sp++;
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
-		DRD(pc++);
+		(void)RD(pc++);
 		NEXT;
 	OP(0x40)
 		M_IMP();
-		DRD(0x100 + sp); sp++;
+		(void)RD(0x100 + sp); sp++;
 		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; sp++;
 		lo = RD(0x100 + sp); sp++;
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
 		NEXT;
 	OP(0x00)
-		DRD(pc++);
+		(void)RD(pc++);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
 		WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--;
@@ -479,8 +482,8 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		NEXT;
 	OP(0x48) M_IMP(); WR(0x100 + sp, a); sp--; NEXT;
 	OP(0x08) M_IMP(); WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT;
-	OP(0x68) M_IMP(); DRD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); NEXT;
-	OP(0x28) M_IMP(); DRD(0x100 + sp); sp++;
+	OP(0x68) M_IMP(); (void)RD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); NEXT;
+	OP(0x28) M_IMP(); (void)RD(0x100 + sp); sp++;
 		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; NEXT;
 
 	/* No-operations, documented and not. */

@@ -5,6 +5,8 @@
 #define PAL_LINES 285
 #define SCREEN_PIXELS (ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT)
 #define MODE_TRIES 1024
+/* Acts that set a mode after its reset (Video Cube's cube 50: some 800). */
+#define MODE_ACTS 4096
 
 /* Joystick lines of an action, as the 4 bits up, down, left, right. */
 static HOSTDEV unsigned joy_bits(int a)
@@ -211,6 +213,9 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 		atari_game_mode_selected(g, e->mode, &e->gs);
 		if (g->select_frames != -2)
 			env_soft_reset(e, rom, g, cfg, fb);
+		for (int t = 0, a; t < MODE_ACTS &&
+		     (a = atari_game_mode_action(g, e->mode, e->m.riot.ram)) >= 0; t++)
+			(void)env_ale_act(e, rom, g, cfg, a, fb);
 	}
 	env_soft_reset(e, rom, g, cfg, fb);
 	for (int i = 0, a; (a = atari_game_start_action(g, i)) >= 0; i++)
@@ -252,7 +257,7 @@ HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
 		env_machine_reset(e, rom, fb);
 	}
 	e->difficulty = 0;
-	e->mode = (uint8_t)atari_game_default_mode(g);
+	e->mode = (uint16_t)atari_game_default_mode(g);
 	env_ale_reset(e, rom, g, cfg, fb);
 }
 
@@ -274,7 +279,7 @@ HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
 		return;
 	}
 	e->difficulty = (uint8_t)cfg->difficulty;
-	e->mode = (uint8_t)(cfg->mode == ATARI_MODE_DEFAULT ? atari_game_default_mode(g) : cfg->mode);
+	e->mode = (uint16_t)(cfg->mode == ATARI_MODE_DEFAULT ? atari_game_default_mode(g) : cfg->mode);
 	env_ale_reset(e, rom, g, cfg, fb);
 	if (cfg->noop_max > 0) {
 		int n = 1 + (int)(atari_mt_next(&e->rng) % (uint32_t)cfg->noop_max);

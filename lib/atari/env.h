@@ -99,7 +99,7 @@ struct atari_env {
 	uint8_t truncated;		/* the frame cap ended the episode */
 	uint8_t life_lost;		/* episodic life ended the episode */
 	uint8_t difficulty;		/* the difficulty switches set now */
-	uint8_t mode;			/* the mode reset selects */
+	uint16_t mode;			/* the mode reset selects */
 };
 
 /* Observation size in bytes for a configuration (0 for ATARI_OBS_NONE). */

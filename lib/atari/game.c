@@ -29,81 +29,82 @@ enum {
 #define FIRE_ACTIONS (A(FIRE) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) | \
 		      A(UPRIGHTFIRE) | A(UPLEFTFIRE) | A(DOWNRIGHTFIRE) | A(DOWNLEFTFIRE))
 /* A joystick game with the default display, no mode selection. */
-/* A joystick game with the default display whose mode ALE selects. */
-#define MODED(name, title, md5, id, minimal, start, nstart, addr, value, frames, lives, first) \
-	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, NO_EXTRA }
 #define SIMPLE(name, title, md5, id, minimal, start, nstart, lives) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
 	  NO_MODE, lives, 1, 0, 0, 0, 0, NO_EXTRA }
 #define NO_MODE -1, 0, -1, 0, 0
-/* The same with difficulties (bit d for difficulty d). */
-#define MODED_D(diffs, name, title, md5, id, minimal, start, nstart, addr, value, frames, \
-		lives, first) \
+/* ... with difficulties (bit d for difficulty d). */
+#define SIMPLE_D(diffs, name, title, md5, id, minimal, start, nstart, lives) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
-/* ... and modes: mode m is selected when RAM[addr] == m. */
+	  NO_MODE, lives, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
+/* A joystick game with the default display whose mode ALE selects, with
+ * difficulties and modes: mode m is selected when RAM[addr] == value + m -
+ * the default mode (SELECT held `frames` frames a press). */
 #define MODED_M(diffs, modes, name, title, md5, id, minimal, start, nstart, addr, value, \
 		frames, lives, first) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
 	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, 0, 0, 0, MODES(modes), 1, \
 	  diffs, 0 }
-#define SIMPLE_D(diffs, name, title, md5, id, minimal, start, nstart, lives) \
-	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  NO_MODE, lives, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
 /* The later fields, unused: default mode 0 only, difficulty 0 only. */
 #define NO_EXTRA 0, 0, 0, NULL, 0, 0, 0, 0, 0
 /* Mode lists (ALE's getAvailableModes; the first is the default). */
-static const uint8_t modes_air_raid[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-static const uint8_t modes_crossbow[] = { 0, 2, 4, 6 };
-static const uint8_t modes_galaxian[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-static const uint8_t modes_pooyan[] = { 10, 30, 50, 70 };
-static const uint8_t modes_m012[] = { 0, 1, 2 };
-static const uint8_t modes_m02[] = { 0, 2 };
-static const uint8_t modes_m0123[] = { 0, 1, 2, 3 };
-static const uint8_t modes_m0246[] = { 0, 2, 4, 6 };
-static const uint8_t modes_m0to7[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-static const uint8_t modes_m0to8[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
-static const uint8_t modes_basic_math[] = { 5, 6, 7, 8 };
-static const uint8_t modes_flag_capture[] = { 8, 9, 10 };
-static const uint8_t modes_m01[] = { 0, 1 };
-static const uint8_t modes_m0[] = { 0 };
-static const uint8_t modes_m0to4[] = { 0, 1, 2, 3, 4 };
-static const uint8_t modes_casino[] = { 0, 2, 3 };
-static const uint8_t modes_video_checkers[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16,
+static const uint16_t modes_air_raid[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static const uint16_t modes_crossbow[] = { 0, 2, 4, 6 };
+static const uint16_t modes_galaxian[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+static const uint16_t modes_pooyan[] = { 10, 30, 50, 70 };
+static const uint16_t modes_m012[] = { 0, 1, 2 };
+static const uint16_t modes_m02[] = { 0, 2 };
+static const uint16_t modes_m0123[] = { 0, 1, 2, 3 };
+static const uint16_t modes_m0246[] = { 0, 2, 4, 6 };
+static const uint16_t modes_m0to7[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static const uint16_t modes_m0to8[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+static const uint16_t modes_basic_math[] = { 5, 6, 7, 8 };
+static const uint16_t modes_flag_capture[] = { 8, 9, 10 };
+static const uint16_t modes_m01[] = { 0, 1 };
+static const uint16_t modes_m0[] = { 0 };
+static const uint16_t modes_m0to4[] = { 0, 1, 2, 3, 4 };
+static const uint16_t modes_casino[] = { 0, 2, 3 };
+static const uint16_t modes_video_checkers[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16,
 						17, 18, 19 };
-static const uint8_t modes_m0to23[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+static const uint16_t modes_m0to23[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 					16, 17, 18, 19, 20, 21, 22, 23 };
-static const uint8_t modes_m0to15[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
-static const uint8_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
-#define MODES(n) modes_##n, (int)sizeof(modes_##n), 0	/* default: modes_##n[0] */
-static const uint8_t modes_pong[] = { 0, 1 };
-static const uint8_t modes_breakout[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44 };
-static const uint8_t modes_space_invaders[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
-static const uint8_t modes_freeway[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-static const uint8_t modes_asteroids[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 128 };
-static const uint8_t modes_atlantis[] = { 0, 1, 2, 3 };
-static const uint8_t modes_frostbite[] = { 0, 2 };
-static const uint8_t modes_bank_heist[] = { 0, 4, 8, 12, 16, 20, 24, 28 };
-static const uint8_t modes_centipede[] = { 22, 86 };
-static const uint8_t modes_chopper_command[] = { 0, 2 };
-static const uint8_t modes_gopher[] = { 0, 2 };
-static const uint8_t modes_hero[] = { 0, 1, 2, 3, 4 };
-static const uint8_t modes_crazy_climber[] = { 0, 1, 2, 3 };
-static const uint8_t modes_star_gunner[] = { 0, 1, 2, 3 };
-static const uint8_t modes_battle_zone[] = { 1, 2, 3 };
-static const uint8_t modes_private_eye[] = { 0, 1, 2, 3, 4 };
-static const uint8_t modes_tutankham[] = { 0, 4, 8, 12 };
-static const uint8_t modes_video_pinball[] = { 0, 2 };
-static const uint8_t modes_berzerk[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 18 };
-static const uint8_t modes_defender[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16 };
-static const uint8_t modes_ice_hockey[] = { 0, 2 };
-static const uint8_t modes_name_this_game[] = { 8, 24, 40 };
-static const uint8_t modes_yars_revenge[] = { 0, 32, 64, 96 };
-static const uint8_t modes_tennis[] = { 0, 2 };
-static const uint8_t modes_demon_attack[] = { 1, 3, 5, 7 };
-static const uint8_t modes_bowling[] = { 0, 2, 4 };
-static const uint8_t modes_zaxxon[] = { 0, 8, 16, 24 };
+static const uint16_t modes_m0to15[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const uint16_t modes_space_war[] = { 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
+/* Video Cube: variations 0-2 of cube 1, then of each cube c as c * 100 + variation. */
+#define CUBE(c) (c) * 100, (c) * 100 + 1, (c) * 100 + 2
+#define CUBES10(t) CUBE(t##0), CUBE(t##1), CUBE(t##2), CUBE(t##3), CUBE(t##4), \
+		   CUBE(t##5), CUBE(t##6), CUBE(t##7), CUBE(t##8), CUBE(t##9)
+static const uint16_t modes_video_cube[] = { 0, 1, 2, CUBE(1), CUBE(2), CUBE(3), CUBE(4),
+	CUBE(5), CUBE(6), CUBE(7), CUBE(8), CUBE(9), CUBES10(1), CUBES10(2), CUBES10(3),
+	CUBES10(4), CUBE(50) };
+#define MODES(n) modes_##n, (int)(sizeof(modes_##n) / sizeof(modes_##n[0])), 0	/* default: modes_##n[0] */
+static const uint16_t modes_pong[] = { 0, 1 };
+static const uint16_t modes_breakout[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44 };
+static const uint16_t modes_space_invaders[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+static const uint16_t modes_freeway[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static const uint16_t modes_asteroids[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 128 };
+static const uint16_t modes_atlantis[] = { 0, 1, 2, 3 };
+static const uint16_t modes_frostbite[] = { 0, 2 };
+static const uint16_t modes_bank_heist[] = { 0, 4, 8, 12, 16, 20, 24, 28 };
+static const uint16_t modes_centipede[] = { 22, 86 };
+static const uint16_t modes_chopper_command[] = { 0, 2 };
+static const uint16_t modes_gopher[] = { 0, 2 };
+static const uint16_t modes_hero[] = { 0, 1, 2, 3, 4 };
+static const uint16_t modes_crazy_climber[] = { 0, 1, 2, 3 };
+static const uint16_t modes_star_gunner[] = { 0, 1, 2, 3 };
+static const uint16_t modes_battle_zone[] = { 1, 2, 3 };
+static const uint16_t modes_private_eye[] = { 0, 1, 2, 3, 4 };
+static const uint16_t modes_tutankham[] = { 0, 4, 8, 12 };
+static const uint16_t modes_video_pinball[] = { 0, 2 };
+static const uint16_t modes_berzerk[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 18 };
+static const uint16_t modes_defender[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16 };
+static const uint16_t modes_ice_hockey[] = { 0, 2 };
+static const uint16_t modes_name_this_game[] = { 8, 24, 40 };
+static const uint16_t modes_yars_revenge[] = { 0, 32, 64, 96 };
+static const uint16_t modes_tennis[] = { 0, 2 };
+static const uint16_t modes_demon_attack[] = { 1, 3, 5, 7 };
+static const uint16_t modes_bowling[] = { 0, 2, 4 };
+static const uint16_t modes_zaxxon[] = { 0, 8, 16, 24 };
 /* Difficulty sets: bit d for difficulty d. */
 #define D0 1u
 #define D01 3u
@@ -173,7 +174,8 @@ const struct atari_game atari_games[] = {
 	{ "ms_pacman", "Ms. Pac-Man", "87e79cd41ce136fd4f72cc6e2c161bee", G_MS_PACMAN, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
-	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0, 0, NO_EXTRA },
+	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0, 0, 0, 0, 0,
+	  MODES(m0123), 0, 0u, 0 },
 	{ "asterix", "Asterix", "89a68746eff7f266bbf08de2483abe55", G_ASTERIX, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
@@ -242,8 +244,8 @@ const struct atari_game atari_games[] = {
 	  G_WIZARD_OF_WOR, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
 	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
-	MODED_D(15u, "alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN, ALL_ACTIONS,
-	      0, 0, 0x81, 0, 1, 3, 0),
+	MODED_M(15u, m0123, "alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN,
+	      ALL_ACTIONS, 0, 0, 0x81, 0, 1, 3, 0),
 	MODED_M(15u, bank_heist, "bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
 	      ALL_ACTIONS, 0, 0, 0x80, 0, 1, 5, 0),
 	MODED_M(1u, centipede, "centipede", "Centipede", "91c2098e88a6b13f977af8c003e0bca5", G_CENTIPEDE,
@@ -265,7 +267,7 @@ const struct atari_game atari_games[] = {
 	{ "kangaroo", "Kangaroo", "4326edb70ff20d0ee5ba58fa5cb09d60", G_KANGAROO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xba, 0, 0xba, 0x80, 2, 3, 1,
 	  0, 0, 0, 0, 0, 0, 0, MODES(m01), 1, 1u, 0 },
-	MODED("gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
+	MODED_M(1u, m0to4, "gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
 	      ALL_ACTIONS, ATARI_FIRE, 16, 0x80, 0, 10, 6, 0),
 	MODED_M(3u, crazy_climber, "crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
 	      G_CRAZY_CLIMBER, A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
@@ -450,11 +452,11 @@ const struct atari_game atari_games[] = {
 	XG("word_zapper", "Word Zapper", "ec3beb6d8b5689e867bafb5d5f507491", G_WORD_ZAPPER,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_NOOP, 486, ATARI_FIRE, 1, 1, 0xdb, 0, -1,
 	   0, 2, 0, MODES(m0to23), 1, D0123, 0, 0, 0, 1),
-	/* ALE's modes 0-2 are game variations 1, 3 and 9 (RAM 0, 2, 8); its modes
-	 * of 100 and more, which also choose a cube, are not listed here. */
+	/* ALE's mode c * 100 + v is game variation 1, 3 or 9 (v 0-2, RAM 0, 2, 8)
+	 * of cube c (1 for modes 0-2): atari_game_mode_action() picks the cube. */
 	XG("video_cube", "Atari Video Cube", "3f540a30fdee0b20aed7288e4a5ea528", G_VIDEO_CUBE,
 	   ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, ATARI_NOOP, 61, ATARI_FIRE, 1, 1, 0xfb, 0, -1,
-	   0, 2, 0, MODES(m012), 0, D01, 0, 0, 0, 1),
+	   0, 2, 0, MODES(video_cube), 0, D01, 0, 0, 0, 1),
 	/* The score, the misses and the mode are in the cartridge's RAM. */
 	XG("klax", "Klax", "eed9eaf1a0b6a2b9bc4c8032cb43e3fb", G_KLAX, ATARI_JOYSTICK, 34, 210,
 	   ALL_ACTIONS, ATARI_FIRE, 1, ATARI_NOOP, 1, 1, 0xf0ea, 0, -1, 0, 2, 0, MODES(m012), 1,
@@ -526,12 +528,12 @@ int atari_game_difficulties(const struct atari_game *g, int *out, int max)
 
 int atari_game_mode_valid(const struct atari_game *g, int m)
 {
-	int modes[256], n = atari_game_modes(g, modes, 256);
-
 	if (m == ATARI_MODE_DEFAULT)
 		return 1;
-	for (int i = 0; i < n; i++)
-		if (modes[i] == m)
+	if (!g->n_modes)
+		return m == 0;
+	for (int i = 0; i < g->n_modes; i++)
+		if (g->modes[i] == m)
 			return 1;
 	return 0;
 }
@@ -575,8 +577,10 @@ HOSTDEV int atari_game_mode_value(const struct atari_game *g, int mode)
 		return (mode / 10) << 4 | mode % 10;
 	if (g->id == G_VIDEO_CHECKERS && mode >= 11)
 		return mode + 6;
+	if (g->id == G_MS_PACMAN)	/* game 1 (variation 1 in mode_addr2), or game m */
+		return mode ? mode : 1;
 	if (g->id == G_VIDEO_CUBE)	/* variations 1, 3 and 9 */
-		return mode == 0 ? 0 : mode == 1 ? 2 : 8;
+		return mode % 100 == 0 ? 0 : mode % 100 == 1 ? 2 : 8;
 	return g->mode_value + (mode - atari_game_default_mode(g)) * g->mode_mul;
 }
 
@@ -584,7 +588,7 @@ HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8
 			       const uint8_t *cart_ram)
 {
 	int v = g->mode_addr > 0xff ? cart_ram[g->mode_addr & 0x7f] : ram[g->mode_addr & 0x7f];
-	int want = atari_game_mode_value(g, mode);
+	int want = atari_game_mode_value(g, mode), want2 = g->mode_value2;
 
 	if (g->id == G_VIDEO_CUBE)	/* the top bits hold something else */
 		v &= 0x1f;
@@ -592,8 +596,9 @@ HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8
 		v = (v >> 1) & 3;
 	if (g->mode_addr2 == g->mode_addr)	/* either value */
 		return v == want || v == want - g->mode_value + g->mode_value2;
-	return v == want &&
-	       (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == g->mode_value2);
+	if (g->id == G_MS_PACMAN && mode != 0)	/* games 1-3 in variation 0 */
+		want2 = 0;
+	return v == want && (g->mode_addr2 < 0 || ram[g->mode_addr2 & 0x7f] == want2);
 }
 
 /* Double Dunk's menu, 9 steps: the option bit (in $80) each step sets,
@@ -647,6 +652,16 @@ HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const u
 	}
 	st[0]++;
 	return -2;		/* the console's reset, then UPFIRE and NOOP steps */
+}
+
+HOSTDEV int atari_game_mode_action(const struct atari_game *g, int mode, const uint8_t *ram)
+{
+	int cube = mode >= 100 ? mode / 100 : 1;
+
+	if (g->id != G_VIDEO_CUBE)
+		return -1;
+	/* RIGHT steps the cube number, BCD in $9F, on while it is held. */
+	return 10 * (ram[0x9f & 0x7f] >> 4) + (ram[0x9f & 0x7f] & 15) == cube ? -1 : ATARI_RIGHT;
 }
 
 HOSTDEV int atari_game_start_action(const struct atari_game *g, int i)

@@ -85,7 +85,7 @@ struct atari_game {
 	 * mode_mul is -1, when RAM[mode_addr] holds m in BCD.
 	 * difficulties: bit d set for each valid difficulty d (0: only 0).
 	 */
-	const uint8_t *modes;
+	const uint16_t *modes;
 	int n_modes;
 	int no_list_mode;	/* the mode of a game without a list */
 	int mode_mul;
@@ -177,6 +177,14 @@ HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8
  */
 HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const uint8_t *ram,
 				   int st[3]);
+
+/*
+ * After the mode's SELECT presses and the console's reset: the next ALE
+ * act to take (one frame) for `mode` as the RAM shows the game now, or -1
+ * when the mode is set (ALE's Video Cube: RIGHT until the cube number is
+ * mode / 100, or 1 for modes 0-2).
+ */
+HOSTDEV int atari_game_mode_action(const struct atari_game *g, int mode, const uint8_t *ram);
 
 /*
  * The action of frame i of the game's starting actions (ALE's

@@ -188,17 +188,23 @@ static HOSTDEV BUS_INLINE int bus_in_window(const struct bus *b, uint32_t addr)
 }
 
 /*
- * A read whose value the CPU throws away (cpu_exec.h).  ALE's CPU does not
- * make these reads at all.  Where a read has no effect that is the same;
+ * A read whose value the CPU throws away and that ALE's CPU does not make
+ * (cpu_exec.h).  Where a read has no effect that is the same;
  * of the cartridges, the DPC's chip clocks its random number generator on
  * every access, so with a DPC cartridge only the cycle passes, as in ALE.
+ * The data bus keeps the value of the access before, the last ALE makes:
+ * a TIA read's bits 5-0 show it (Solaris reads CXM0P as LDA $FFE1,Y with
+ * Y = $1F, the page crossed: after the operand's $FF, not the $FF00's byte).
  */
 static HOSTDEV BUS_INLINE void bus_dummy(struct bus *b, uint16_t addr)
 {
+	uint8_t data = b->data;
+
 	if (b->m->cart.type != ATARI_CART_DPC || bus_in_window(b, addr))
 		(void)bus_read(b, addr);
 	else
 		b->cycle++;
+	b->data = data;
 }
 
 static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v)

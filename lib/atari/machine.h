@@ -16,7 +16,9 @@
  * Address decoding uses A12, A7 and A9 of the 13 address lines: cartridge
  * ($1000), RIOT RAM ($80 with A9 clear), RIOT registers ($280), TIA
  * (the rest); 3F cartridges also take $00-$3F.  TIA reads return bits 7-6
- * from the TIA and bits 5-0 from the last value on the data bus.  A write
+ * from the TIA and bits 5-0 from the last value on the data bus (which a
+ * read whose value the CPU throws away leaves as it was, as ALE makes no
+ * such read).  A write
  * to WSYNC halts the CPU to the start of the next line when it follows a
  * read cycle.
  *

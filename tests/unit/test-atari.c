@@ -81,6 +81,26 @@ static void test_modes(void)
 		atari_game_start_action(g, 486) == ATARI_FIRE &&
 		atari_game_start_action(g, 488) == ATARI_NOOP && atari_game_start_action(g, 489) == -1,
 		"start: Word Zapper waits 486 frames, presses FIRE, then waits 2 frames");
+	g = atari_game_by_name("video_cube");
+	TEST_OK(g && atari_game_modes(g, v, 16) == 153 && v[3] == 100 && v[5] == 102 &&
+		atari_game_mode_valid(g, 5002) && !atari_game_mode_valid(g, 3) &&
+		!atari_game_mode_valid(g, 5100),
+		"modes: Video Cube's are 0-2 and cube * 100 + 0-2 for cubes 1-50");
+	TEST_OK(g && atari_game_mode_value(g, 0) == 0 && atari_game_mode_value(g, 4901) == 2 &&
+		atari_game_mode_value(g, 202) == 8, "modes: Video Cube's variations are 1, 3, 9");
+	{
+		uint8_t ram[128] = { 0 };
+
+		ram[0x9f & 0x7f] = 0x12;
+		TEST_OK(g && atari_game_mode_action(g, 1201, ram) == -1 &&
+			atari_game_mode_action(g, 1301, ram) == ATARI_RIGHT &&
+			atari_game_mode_action(g, 2, ram) == ATARI_RIGHT &&
+			atari_game_mode_action(atari_game_by_name("pong"), 1, ram) == -1,
+			"modes: Video Cube's cube (BCD in $9F) is mode / 100, or 1");
+	}
+	g = atari_game_by_name("ms_pacman");
+	TEST_OK(g && atari_game_modes(g, v, 16) == 4 && atari_game_mode_value(g, 0) == 1 &&
+		atari_game_mode_value(g, 3) == 3, "modes: Ms. Pac-Man's are 0-3, game 1 twice");
 }
 
 /* A batch refuses a mode or difficulty its game does not have. */

@@ -87,7 +87,7 @@ int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *
 	struct atari_game dgame = *g;
 	struct atari_rom *d_rom = NULL;
 	struct atari_game *d_game = NULL;
-	uint8_t *d_modes = NULL;
+	uint16_t *d_modes = NULL;
 	struct atari_env *d_envs = NULL;
 	struct run_counts *d_counts = NULL, *counts = NULL;
 	uint8_t *d_data = NULL;
@@ -121,8 +121,10 @@ int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *
 	 * device too (the default mode is its first entry); device code reads
 	 * no name. */
 	if (g->n_modes) {
-		CUDA_TRY(cudaMalloc((void **)&d_modes, (size_t)g->n_modes));
-		CUDA_TRY(cudaMemcpy(d_modes, g->modes, (size_t)g->n_modes, cudaMemcpyHostToDevice));
+		size_t bytes = sizeof(*g->modes) * (size_t)g->n_modes;
+
+		CUDA_TRY(cudaMalloc((void **)&d_modes, bytes));
+		CUDA_TRY(cudaMemcpy(d_modes, g->modes, bytes, cudaMemcpyHostToDevice));
 	}
 	dgame.modes = d_modes;
 	dgame.name = dgame.title = dgame.md5 = NULL;

@@ -73,7 +73,8 @@ def test_tall_screens_are_observed_whole():
 # of its frameskip; the reset's mode selection acts one frame at a time
 # whatever the frameskip (Double Dunk's menu, Adventure's SELECT presses).
 GYM_DRIVEN = [("double_dunk", None), ("adventure", 1), ("adventure", 2), ("frogger", 2),
-              ("pong", 1), ("centipede", 86), ("video_checkers", 12), ("space_war", 12)]
+              ("pong", 1), ("centipede", 86), ("video_checkers", 12), ("space_war", 12),
+              ("ms_pacman", 1), ("alien", 2), ("gravitar", 3), ("video_cube", 4902)]
 
 
 @pytest.mark.parametrize("game,mode", GYM_DRIVEN)
