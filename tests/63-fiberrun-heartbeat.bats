@@ -125,8 +125,15 @@ print(a.getsockname()[1], b.getsockname()[1])')
 	python3 "$TOP/tests/fixtures/relay.py" "127.0.0.1:$front" "127.0.0.1:$back" relay.log &
 	relay=$!
 	wait_for grep -q ready relay.log
+	# Each worker answers once both have started, so both connected (through
+	# the relay, which logs a connection before it carries a byte) before
+	# the run can end: else one could take every task and the other's
+	# connection still wait in the relay's backlog.
 	run --separate-stderr bash -c "seq 3 | fiberrun --pool --lines --protocol lines -n 2 \
-		--bind 127.0.0.1:$back --advertise 127.0.0.1:$front -- cat"
+		--bind 127.0.0.1:$back --advertise 127.0.0.1:$front -- sh -c '
+		touch up.\$FIBERRUN_WORKER
+		while [ \$(ls up.* | wc -l) -lt 2 ]; do sleep 0.05; done
+		exec cat'"
 	kill "$relay"
 	assert_success
 	[ "$(grep -c '"status":"ok"' <<< "$output")" -eq 3 ]
