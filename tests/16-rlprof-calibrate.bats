@@ -253,13 +253,18 @@ assert set(v) == {"uninstrumented_ms", "instrumented_ms", "corrected_ms", "remov
                   "corrected_cpu_ms", "cpu_overhead_pct", "cpu_error_pct", "removed_cpu_ms"}, v
 assert abs(v["instrumented_ms"] - v["removed_ms"] - v["corrected_ms"]) < 0.002, v
 assert abs(v["instrumented_cpu_ms"] - v["removed_cpu_ms"] - v["corrected_cpu_ms"]) < 0.002, v
-assert 0 < v["removed_cpu_ms"] <= v["removed_ms"], v
-f = json.load(open(sys.argv[2]))["validation"]
+assert 0 <= v["removed_cpu_ms"] <= v["removed_ms"], v
+c = json.load(open(sys.argv[2]))
+f = c["validation"]
 assert set(f) == {"uninstrumented_ns", "instrumented_ns", "corrected_ns", "removed_ns", "clamped_ns",
                   "overhead_pct", "error_pct", "uninstrumented_cpu_ns", "instrumented_cpu_ns",
                   "corrected_cpu_ns", "cpu_overhead_pct", "cpu_error_pct", "removed_cpu_ns"}, f
 assert f["corrected_ns"] == f["instrumented_ns"] - f["removed_ns"], f
-assert f["removed_ns"] > 0
+# Something is taken off exactly when a source was measured to cost time
+# (a run of a few ms can measure no cost: the instrumented run was faster).
+costly = any((x["ns_per_event"] or 0) > 0 and max(x["events"]) > 0 for x in c["sources"].values())
+assert (f["removed_ns"] + f["clamped_ns"] > 0) == costly, (c["sources"], f)
+assert f["removed_ns"] >= 0 and f["clamped_ns"] >= 0, f
 PY
 	run --separate-stderr rlprof-calibrate -n 1 --validate --force -o cal.json -- "$W" small-ops 100 10
 	assert_success
