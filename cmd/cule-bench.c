@@ -441,7 +441,7 @@ static int cmd_run(int argc, char **argv, void *ctx)
 	struct core_table t;
 	const struct atari_game *g;
 	double seconds;
-	int threads = 0;
+	int threads = 0, height;
 
 	if (!a->rom)
 		core_cli_usage_error(&cli, "run needs --rom FILE");
@@ -453,6 +453,7 @@ static int cmd_run(int argc, char **argv, void *ctx)
 		if (ret < 0)
 			core_msg_die(ret == -ENODEV || ret == -ENOSYS ? CORE_EXIT_MISSING :
 				     CORE_EXIT_FAIL, "%s", err.msg);
+		height = atari_env_probe_height(&rom, g, &a->cfg, 0);
 	} else {
 		struct atari_batch b;
 		int64_t t0;
@@ -460,6 +461,7 @@ static int cmd_run(int argc, char **argv, void *ctx)
 		if (atari_batch_init(&b, &rom, g, &a->cfg, a->envs, a->threads, &err) < 0)
 			core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
 		threads = b.threads < b.n ? b.threads : b.n;
+		height = b.height;
 		t0 = core_clock_mono_ns();
 		if (atari_batch_run(&b, a->steps, &st, &err) < 0)
 			core_msg_die(CORE_EXIT_FAIL, "%s", err.msg);
@@ -480,7 +482,7 @@ static int cmd_run(int argc, char **argv, void *ctx)
 	check(core_table_set_ns(&t, 9, (int64_t)(seconds * 1e9 + 0.5)));
 	check(core_table_set_float(&t, 10, seconds > 0 ? (double)st.frames / seconds : 0.0));
 	check(core_table_set_int(&t, 11, (int64_t)sizeof(struct atari_env)));
-	check(core_table_set_int(&t, 12, (int64_t)atari_batch_env_bytes(&a->cfg)));
+	check(core_table_set_int(&t, 12, (int64_t)atari_batch_env_bytes(&a->cfg, height)));
 	atari_rom_release(&rom);
 	return finish(&t, a);
 }

@@ -33,6 +33,28 @@ setup() {
 	[ "$env" -eq $((state + 2 * 160 * 320 + 84 * 84)) ] || fail "state_bytes $state, env_bytes $env"
 }
 
+@test "run --obs: observations have the game's screen height, as ALE's getScreenDims" {
+	skip_unless_python ale_py
+	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	# Pong 210 rows, Carnival 214, Pooyan 220, Journey Escape 230, Air Raid
+	# 250 (PAL); 84x84 whatever the height.
+	for spec in pong:210 carnival:214 pooyan:220 journey_escape:230 air_raid:250; do
+		game=${spec%:*} rows=${spec#*:}
+		for obs in index:1 gray:1 rgb:3; do
+			run cule-bench --rom "$roms/$game.bin" --envs 2 --threads 1 --steps 3 \
+				--obs "${obs%:*}" -f csv
+			assert_success
+			IFS=, read -r _ _ _ _ _ _ _ _ _ _ _ state env <<< "${lines[1]}"
+			[ "$env" -eq $((state + 2 * 160 * 320 + rows * 160 * ${obs#*:})) ] ||
+				fail "$game --obs ${obs%:*}: state_bytes $state, env_bytes $env"
+		done
+		run cule-bench --rom "$roms/$game.bin" --envs 1 --steps 3 --obs rgb --resize -f csv
+		assert_success
+		IFS=, read -r _ _ _ _ _ _ _ _ _ _ _ state env <<< "${lines[1]}"
+		[ "$env" -eq $((state + 2 * 160 * 320 + 84 * 84 * 3)) ] || fail "$game --resize: env_bytes $env"
+	done
+}
+
 @test "run --threads: results do not depend on the number of threads" {
 	a=$(cule-bench --rom "$ROM" --envs 5 --threads 1 --steps 300 -f csv | tail -1 | cut -d, -f6-9)
 	b=$(cule-bench --rom "$ROM" --envs 5 --threads 3 --steps 300 -f csv | tail -1 | cut -d, -f6-9)

@@ -9,7 +9,7 @@
 #include "core/splitmix.h"
 #include "core/sys.h"
 
-enum job_kind { JOB_INIT, JOB_STEP, JOB_RUN };
+enum job_kind { JOB_INIT, JOB_OBSERVE, JOB_STEP, JOB_RUN };
 
 struct job {
 	struct atari_batch *b;
@@ -27,10 +27,8 @@ static uint8_t *env_fb(struct atari_batch *b, int i)
 
 static void env_obs(struct atari_batch *b, int i)
 {
-	size_t size = (size_t)atari_env_obs_size(&b->cfg);
-
-	if (b->obs && size)
-		atari_env_observe(&b->envs[i], &b->cfg, env_fb(b, i), b->obs + (size_t)i * size);
+	if (b->obs && b->obs_size)
+		atari_env_observe(&b->envs[i], &b->cfg, env_fb(b, i), b->obs + (size_t)i * b->obs_size);
 }
 
 static void *job_main(void *arg)
@@ -49,6 +47,8 @@ static void *job_main(void *arg)
 		switch (j->kind) {
 		case JOB_INIT:
 			atari_env_init(e, b->rom, b->game, &b->cfg, (uint32_t)i, env_fb(b, i));
+			break;
+		case JOB_OBSERVE:
 			env_obs(b, i);
 			break;
 		case JOB_STEP:
@@ -128,7 +128,8 @@ int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 		     const struct atari_game *g, const struct atari_env_config *cfg,
 		     int n, int threads, struct core_error *err)
 {
-	size_t obs = (size_t)atari_env_obs_size(cfg);
+	int draw = cfg->obs != ATARI_OBS_NONE;
+	int ret;
 
 	memset(b, 0, sizeof(*b));
 	if (n < 1)
@@ -143,15 +144,36 @@ int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 	b->envs = calloc((size_t)n, sizeof(*b->envs));
 	b->rewards = calloc((size_t)n, sizeof(*b->rewards));
 	b->dones = calloc((size_t)n, 1);
-	if (obs) {
+	if (draw)
 		b->fb = calloc((size_t)n, 2 * (size_t)ATARI_FB_SIZE);
-		b->obs = calloc((size_t)n, obs);
+	if (!b->envs || !b->rewards || !b->dones || (draw && !b->fb))
+		goto nomem;
+	if ((ret = batch_run_jobs(b, JOB_INIT, NULL, 0, NULL, err)) < 0)
+		goto fail;
+	/* The height is known once the environments are loaded. */
+	b->height = atari_env_screen_height(&b->envs[0]);
+	for (int i = 1; i < n; i++) {
+		if (atari_env_screen_height(&b->envs[i]) != b->height) {
+			ret = core_error_set(err, -EIO, "environment %d has a screen of %d rows, "
+					     "environment 0 one of %d", i,
+					     atari_env_screen_height(&b->envs[i]), b->height);
+			goto fail;
+		}
 	}
-	if (!b->envs || !b->rewards || !b->dones || (obs && (!b->fb || !b->obs))) {
-		atari_batch_release(b);
-		return core_error_set(err, -ENOMEM, "out of memory for %d environments", n);
-	}
-	return batch_run_jobs(b, JOB_INIT, NULL, 0, NULL, err);
+	b->obs_size = (size_t)atari_env_obs_size(cfg, b->height);
+	if (!draw)
+		return 0;
+	b->obs = calloc((size_t)n, b->obs_size);
+	if (!b->obs)
+		goto nomem;
+	if ((ret = batch_run_jobs(b, JOB_OBSERVE, NULL, 0, NULL, err)) < 0)
+		goto fail;
+	return 0;
+nomem:
+	ret = core_error_set(err, -ENOMEM, "out of memory for %d environments", n);
+fail:
+	atari_batch_release(b);
+	return ret;
 }
 
 int atari_batch_step(struct atari_batch *b, const int *actions, struct core_error *err)
@@ -175,9 +197,9 @@ void atari_batch_release(struct atari_batch *b)
 	memset(b, 0, sizeof(*b));
 }
 
-size_t atari_batch_env_bytes(const struct atari_env_config *cfg)
+size_t atari_batch_env_bytes(const struct atari_env_config *cfg, int height)
 {
-	size_t obs = (size_t)atari_env_obs_size(cfg);
+	size_t obs = (size_t)atari_env_obs_size(cfg, height);
 
 	return sizeof(struct atari_env) + (obs ? 2 * (size_t)ATARI_FB_SIZE + obs : 0);
 }

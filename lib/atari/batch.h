@@ -13,8 +13,10 @@
  * so); its observation is then the first of the new episode.
  *
  * Memory: sizeof(struct atari_env) per environment, plus two frame
- * buffers (ATARI_FB_SIZE bytes each) when observations are asked for; with
- * ATARI_OBS_NONE nothing is drawn, which is the fastest.
+ * buffers (ATARI_FB_SIZE bytes each) and an observation when observations
+ * are asked for; with ATARI_OBS_NONE nothing is drawn, which is the
+ * fastest.  Observations have the game's screen height (b.height, ALE's
+ * getScreenDims rows, found when the ROM is loaded): obs_size bytes each.
  */
 #ifndef ATARI_BATCH_H
 #define ATARI_BATCH_H
@@ -33,7 +35,9 @@ struct atari_batch {
 	int threads;
 	struct atari_env *envs;
 	uint8_t *fb;		/* n * 2 * ATARI_FB_SIZE, or NULL */
-	uint8_t *obs;		/* n * atari_env_obs_size(), or NULL */
+	int height;		/* rows of the screen (atari_env_screen_height) */
+	size_t obs_size;	/* bytes of one observation (atari_env_obs_size) */
+	uint8_t *obs;		/* n * obs_size, or NULL */
 	int32_t *rewards;	/* of the last step */
 	uint8_t *dones;		/* the last step ended an episode */
 };
@@ -41,7 +45,9 @@ struct atari_batch {
 /*
  * Allocate and load n environments on `threads` threads (0: one per CPU).
  * -EINVAL for a mode or difficulty the game does not have (see
- * atari_game_modes, atari_game_difficulties).
+ * atari_game_modes, atari_game_difficulties); -EIO when the environments'
+ * TV format detection gave screens of different heights (ALE's detection
+ * does not depend on the seed in any game known).
  */
 int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 		     const struct atari_game *g, const struct atari_env_config *cfg,
@@ -70,11 +76,12 @@ int atari_batch_run(struct atari_batch *b, long steps, struct atari_batch_stats 
 void atari_batch_release(struct atari_batch *b);
 
 /*
- * Memory one environment of a batch takes with configuration `cfg`: its
+ * Memory one environment of a batch takes with configuration `cfg` and a
+ * screen of `height` rows (b.height, or atari_env_probe_height): its
  * state (sizeof(struct atari_env), what a clone copies), plus its two
  * frame buffers and its observation when observations are asked for.
  * Stepping allocates nothing, so this does not grow over a run.
  */
-size_t atari_batch_env_bytes(const struct atari_env_config *cfg);
+size_t atari_batch_env_bytes(const struct atari_env_config *cfg, int height);
 
 #endif

@@ -3,7 +3,6 @@
 #include "atari/env.h"
 
 #define PAL_LINES 285
-#define SCREEN_PIXELS (ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT)
 #define MODE_TRIES 1024
 /* Acts that set a mode after its reset (Video Cube's cube 50: some 800). */
 #define MODE_ACTS 4096
@@ -332,9 +331,18 @@ HOSTDEV int atari_env_screen_height(const struct atari_env *e)
 	return e->m.height;
 }
 
-HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg)
+int atari_env_probe_height(const struct atari_rom *rom, const struct atari_game *g,
+			   const struct atari_env_config *cfg, uint32_t index)
 {
-	int pixels = cfg->resize ? 84 * 84 : SCREEN_PIXELS;
+	struct atari_env e;
+
+	atari_env_load(&e, rom, g, cfg, index, NULL);
+	return atari_env_screen_height(&e);
+}
+
+HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg, int height)
+{
+	int pixels = cfg->resize ? 84 * 84 : ATARI_SCREEN_WIDTH * height;
 
 	switch (cfg->obs) {
 	case ATARI_OBS_INDEX: case ATARI_OBS_GRAY: return pixels;
@@ -343,14 +351,31 @@ HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg)
 	}
 }
 
-/* Value of each palette index in channel `ch` of the observation. */
-static HOSTDEV void channel_lut(int obs, int ch, uint8_t lut[256])
+/*
+ * Value of each palette index in channel `ch` of the observation, in the
+ * palette of the console's TV format (ALE's, once it detected PAL).  Odd
+ * indices come only from a PAL console's colour loss: ALE's RGB shows
+ * them as the grey of the even colour, and its grayscale as the blue
+ * byte of the next colour's RGB (the index after 255 being 0), as ale-py
+ * 0.12 gives them in Air Raid, Adventure, Pac-Man and Klax.
+ */
+static HOSTDEV void channel_lut(int obs, int pal, int ch, uint8_t lut[256])
 {
-	for (int c = 0; c < 256; c++)
-		lut[c] = obs == ATARI_OBS_GRAY ? atari_palette_grey((uint8_t)c) :
-			 obs == ATARI_OBS_RGB ?
-			 (uint8_t)(atari_palette_rgb((uint8_t)c) >> (16 - 8 * ch)) :
-			 (uint8_t)c;
+	for (int c = 0; c < 256; c++) {
+		uint8_t i = (uint8_t)c;
+
+		if (pal && (c & 1))
+			lut[c] = obs == ATARI_OBS_GRAY ?
+				 (uint8_t)atari_palette_pal_rgb((uint8_t)(c + 1)) :
+				 obs == ATARI_OBS_RGB ? atari_palette_pal_grey(i) : i;
+		else
+			lut[c] = obs == ATARI_OBS_GRAY ?
+				 (pal ? atari_palette_pal_grey(i) : atari_palette_grey(i)) :
+				 obs == ATARI_OBS_RGB ?
+				 (uint8_t)((pal ? atari_palette_pal_rgb(i) : atari_palette_rgb(i)) >>
+					   (16 - 8 * ch)) :
+				 i;
+	}
 }
 
 /* The input pixels an output pixel of the 84-pixel axis covers, with
@@ -380,6 +405,7 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 	/* Without max-pooling the frame is pooled with itself. */
 	const uint8_t *prev = cfg->maxpool ? fb + (size_t)(e->fb_cur ^ 1) * ATARI_FB_SIZE : cur;
 	int nch = cfg->obs == ATARI_OBS_RGB ? 3 : 1;
+	int pixels = ATARI_SCREEN_WIDTH * atari_env_screen_height(e);
 	struct area_axis ax, ay;
 	uint8_t lut[256], pooled[4][ATARI_SCREEN_WIDTH];
 
@@ -387,12 +413,12 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 		return;
 	if (cfg->resize) {
 		area_axis(&ax, ATARI_SCREEN_WIDTH);
-		area_axis(&ay, ATARI_SCREEN_HEIGHT);
+		area_axis(&ay, atari_env_screen_height(e));
 	}
 	for (int c = 0; c < nch; c++) {
-		channel_lut(cfg->obs, c, lut);
+		channel_lut(cfg->obs, e->m.tia.pal, c, lut);
 		if (!cfg->resize) {
-			for (int i = 0; i < SCREEN_PIXELS; i++) {
+			for (int i = 0; i < pixels; i++) {
 				uint8_t v = lut[cur[i]], w = lut[prev[i]];
 
 				out[i * nch + c] = v > w ? v : w;

@@ -25,10 +25,15 @@
  *    reset instead of restarting, as DQN's wrapper does).
  *  - Noop starts: after a reset, a random number of NOOP steps, 1 to
  *    `noop_max` (0: none), drawn from the environment's stream.
- *  - Observations: the 210x160 screen (ALE's getScreen rows) as palette
- *    indices, grayscale (ALE's luminance) or RGB, optionally the pixel-wise
- *    maximum of the last two frames (`maxpool`), optionally resized to
- *    84x84 by area averaging.
+ *  - Observations: the whole screen, atari_env_screen_height() rows of 160
+ *    (ALE's getScreenDims: 210 for most games, 250, 230, 220 or 214 for
+ *    some), as palette indices, grayscale (ALE's luminance) or RGB (in
+ *    the PAL palette once the console is detected as PAL, as ALE does),
+ *    optionally the pixel-wise maximum of the last two frames (`maxpool`),
+ *    optionally resized to 84x84 by area averaging over the whole screen
+ *    (as OpenCV's INTER_AREA does for Gymnasium's AtariPreprocessing).
+ *    The height is known once the ROM is loaded (the TV format detection
+ *    above), so observation sizes are asked of a loaded environment.
  *  - Paddle games: LEFT/RIGHT actions turn the paddle by 23,000 ohms per
  *    frame between 27,450 and 790,196 ohms (from the middle at reset);
  *    FIRE presses its button.
@@ -75,7 +80,7 @@ struct atari_env_config {
 	int episodic_life;		/* default 0 */
 	int maxpool;			/* default 0 */
 	int obs;			/* enum atari_obs; default ATARI_OBS_NONE */
-	int resize;			/* 0: 210x160, else 84x84; default 0 */
+	int resize;			/* 0: the whole screen, else 84x84; default 0 */
 	int difficulty;			/* ALE's difficulty: bit 0 left A, bit 1 right A;
 					 * one of atari_game_difficulties(); default 0 */
 	uint64_t seed;			/* ALE's random_seed; default 0 */
@@ -102,8 +107,12 @@ struct atari_env {
 	uint16_t mode;			/* the mode reset selects */
 };
 
-/* Observation size in bytes for a configuration (0 for ATARI_OBS_NONE). */
-HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg);
+/*
+ * Observation size in bytes for a configuration and a screen of `height`
+ * rows, atari_env_screen_height() of a loaded environment (0 for
+ * ATARI_OBS_NONE; with cfg->resize the height does not matter).
+ */
+HOSTDEV int atari_env_obs_size(const struct atari_env_config *cfg, int height);
 
 /*
  * Load: power on and reset as ALE's loadROM does, in the game's default
@@ -145,15 +154,25 @@ HOSTDEV int atari_env_game_over(const struct atari_env *e);
 /* ALE's lives(): the game's lives, 0 once the game is over. */
 HOSTDEV int atari_env_lives(const struct atari_env *e);
 
-/* Rows of ALE's screen for this game: 210, or the game's display height
- * (250 for a PAL game that sets none). */
+/* Rows of ALE's screen for this game once loaded (getScreenDims): 210, or
+ * the game's display height (250 for a PAL game that sets none). */
 HOSTDEV int atari_env_screen_height(const struct atari_env *e);
 
+/*
+ * The screen height environment `index` of this ROM gets, found as
+ * atari_env_load finds it (on a scratch environment, drawing nothing: the
+ * 60 frames of the TV format detection): what a batch sizes its
+ * observations with before its environments are loaded.
+ */
+int atari_env_probe_height(const struct atari_rom *rom, const struct atari_game *g,
+			   const struct atari_env_config *cfg, uint32_t index);
+
 /* The current screen: atari_env_screen_height() rows of 160 palette
- * indices inside `fb` (observations use the first 210). */
+ * indices inside `fb`. */
 HOSTDEV const uint8_t *atari_env_screen(const struct atari_env *e, const uint8_t *fb);
 
-/* Write the observation (atari_env_obs_size bytes) of the current state. */
+/* Write the observation of the current state: atari_env_obs_size(cfg,
+ * atari_env_screen_height(e)) bytes. */
 HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env_config *cfg,
 			       const uint8_t *fb, uint8_t *out);
 

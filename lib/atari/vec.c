@@ -95,6 +95,10 @@ static void vec_run(struct atari_vec *v, int i)
 	if (ve->action == ATARI_VEC_RELOAD || !ve->loaded) {
 		/* loadROM, setMode, setDifficulty, reset_game: as Gymnasium. */
 		atari_env_init(e, &v->rom, v->game, &v->cfg, (uint32_t)i, fb);
+		/* Every observation has the shape atari_vec_open found, should
+		 * this environment's TV format detection differ (it never has). */
+		if (atari_env_screen_height(e) != v->height)
+			atari_machine_configure(&e->m, e->m.ystart, v->height, e->m.hmove_blanks);
 		ve->loaded = 1;
 	} else if (ve->action == ATARI_VEC_RESET || ve->pending_reset) {
 		atari_env_reset(e, &v->rom, v->game, &v->cfg, fb);
@@ -264,12 +268,13 @@ int atari_vec_open(struct atari_vec **out, const char *rom_path, const char *gam
 	for (int a = 0; a < ATARI_ACTIONS; a++)
 		if (vc->full_action_space || (v->game->minimal & (1u << a)))
 			v->actions[v->n_actions++] = a;
+	v->height = atari_env_probe_height(&v->rom, v->game, &env_cfg, 0);
 	if (cfg->obs == ATARI_OBS_RAM) {
 		env_cfg.obs = ATARI_OBS_NONE;
 		v->ram = 1;
 		v->frame_size = 128;
 	} else {
-		v->frame_size = (size_t)atari_env_obs_size(cfg);
+		v->frame_size = (size_t)atari_env_obs_size(cfg, v->height);
 	}
 	v->cfg = env_cfg;
 	v->obs_size = v->frame_size * (size_t)v->vc.stack;

@@ -75,6 +75,7 @@ struct atari_vec {
 	struct atari_vec_config vc;
 	int actions[ATARI_ACTIONS];	/* the action set: ALE action numbers */
 	int n_actions;
+	int height;			/* screen rows (atari_env_screen_height) */
 	size_t frame_size;		/* bytes of one observed frame */
 	size_t obs_size;		/* stack * frame_size */
 	/* The arena: `rings` batches of batch_bytes; offsets inside a batch. */
@@ -92,7 +93,9 @@ struct atari_vec {
  * Load the ROM at `rom_path` (its game found by MD5; `game`, when not NULL,
  * must be that game), allocate the environments and start the workers.
  * cfg->obs is ATARI_OBS_NONE, _INDEX, _GRAY, _RGB or ATARI_OBS_RAM.
- * The environments are loaded by their first action.
+ * The environments are loaded by their first action; the screen height
+ * (and so frame_size) is found here by loading environment 0 once
+ * (atari_env_probe_height), and every environment's screen has it.
  */
 int atari_vec_open(struct atari_vec **out, const char *rom_path, const char *game,
 		   const struct atari_env_config *cfg, const struct atari_vec_config *vc,

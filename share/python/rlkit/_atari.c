@@ -185,9 +185,9 @@ static PyObject *vec_layout(VecObject *self, PyObject *unused)
 		return NULL;
 	for (int a = 0; a < v->n_actions; a++)
 		PyTuple_SET_ITEM(acts, a, PyLong_FromLong(v->actions[a]));
-	return Py_BuildValue("{s:n,s:i,s:i,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:N,s:s,s:s,s:i}",
+	return Py_BuildValue("{s:n,s:i,s:i,s:i,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:N,s:s,s:s,s:i}",
 		"batch_bytes", (Py_ssize_t)v->batch_bytes, "rings", v->rings,
-		"batch_size", v->vc.batch_size,
+		"batch_size", v->vc.batch_size, "height", v->height,
 		"frame_size", (Py_ssize_t)v->frame_size, "obs_size", (Py_ssize_t)v->obs_size,
 		"obs", (Py_ssize_t)v->off_obs, "final_obs", (Py_ssize_t)v->off_final_obs,
 		"reward", (Py_ssize_t)v->off_reward, "terminated", (Py_ssize_t)v->off_terminated,

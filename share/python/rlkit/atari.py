@@ -106,7 +106,10 @@ class VectorEnv(gym.vector.VectorEnv):
     frameskip, repeat_action_probability, noop_max, episodic_life,
     full_action_space, difficulty: as in ALE (v5 defaults).
     obs_type: "grayscale", "rgb" or "ram".
-    resize: (84, 84) (area averaging) or None for the 210x160 screen.
+    resize: (84, 84) (area averaging over the whole screen) or None for
+        the whole screen: as many rows as ALE's getScreenDims gives the
+        game (210 for most, 250 for PAL games, 214 for Carnival, 220 for
+        Pooyan, 230 for Journey Escape), 160 pixels wide.
     maxpool: the pixel-wise maximum of the last two frames.
     frame_stack: observations of the last frame_stack steps, stacked on
         axis 1 (omitted when 1).
@@ -172,7 +175,7 @@ class VectorEnv(gym.vector.VectorEnv):
         if obs_type == "ram":
             frame = (128,)
         else:
-            frame = (84, 84) if resize is not None else (210, 160)
+            frame = (84, 84) if resize is not None else (lay["height"], 160)
             if obs_type == "rgb":
                 frame = frame + (3,)
         shape = frame if frame_stack == 1 else (int(frame_stack),) + frame

@@ -29,12 +29,9 @@ def test_identical_to_ale(game):
     ale.setInt("frame_skip", 1)
     ale.loadROM(path)
     ale.reset_game()
-    # Observations are 210 rows of NTSC colours: PAL and taller screens are
-    # compared by RAM instead (test_tall_screens_are_observed_whole).
-    tall = ale.getScreenRGB().shape[0] != 210
-    observe = ale.getRAM if tall else ale.getScreenRGB
+    observe = ale.getScreenRGB
     env = ra.VectorEnv(game, 1, frameskip=1, repeat_action_probability=0.0,
-                       obs_type="ram" if tall else "rgb", resize=None, maxpool=False,
+                       obs_type="rgb", resize=None, maxpool=False,
                        noop_max=0, max_episode_steps=0, threads=1)
     assert list(env.action_set) == [int(a.value) for a in ale.getMinimalActionSet()]
     actions = list(ale_py.Action)
@@ -59,14 +56,56 @@ def test_identical_to_ale(game):
         assert np.array_equal(obs[0], observe()), where + ": screen"
 
 
-@pytest.mark.xfail(strict=True, reason="observations are 210 rows of NTSC colours, "
-                   "whatever the game's screen height and TV system")
-def test_tall_screens_are_observed_whole():
+def area_84(gray):
+    """An exact area average to 84x84, as OpenCV's INTER_AREA computes it."""
+    def weights(n):
+        w, s = np.zeros((84, n)), n / 84
+        for o in range(84):
+            for z in range(int(o * s), min(n, int(np.ceil((o + 1) * s)))):
+                w[o, z] = min(z + 1, (o + 1) * s) - max(z, o * s)
+        return w / s
+    return np.floor(weights(gray.shape[0]) @ gray @ weights(gray.shape[1]).T + 0.5)
+
+
+# ALE's screen is 250 rows in PAL games (Air Raid, Pac-Man: with colour
+# loss), 214 in Carnival, 230 in Journey Escape, 220 in Pooyan.
+TALL = [("air_raid", 250), ("pacman", 250), ("carnival", 214), ("journey_escape", 230),
+        ("pooyan", 220)]
+
+
+@pytest.mark.parametrize("game,height", TALL)
+@pytest.mark.parametrize("frameskip", [1, 4])
+def test_tall_screens_are_observed_whole(game, height, frameskip):
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     ale = ale_py.ALEInterface()
-    ale.loadROM(ra.rom_path("carnival"))
+    ale.setInt("random_seed", 5)
+    ale.setFloat("repeat_action_probability", 0.25)
+    ale.setInt("frame_skip", 1)
+    ale.loadROM(ra.rom_path(game))
     ale.reset_game()
-    env = ra.VectorEnv("carnival", 1, obs_type="rgb", resize=None, maxpool=False)
-    assert env.single_observation_space.shape == ale.getScreenRGB().shape
+    assert ale.getScreenRGB().shape == (height, 160, 3)
+    kw = dict(frameskip=frameskip, repeat_action_probability=0.25, maxpool=False, noop_max=0,
+              max_episode_steps=0, threads=1)
+    envs = [ra.VectorEnv(game, 1, obs_type="rgb", resize=None, **kw),
+            ra.VectorEnv(game, 1, obs_type="grayscale", resize=None, **kw),
+            ra.VectorEnv(game, 1, obs_type="grayscale", resize=(84, 84), **kw)]
+    assert envs[0].single_observation_space.shape == (height, 160, 3)
+    assert envs[1].single_observation_space.shape == (height, 160)
+    assert envs[2].single_observation_space.shape == (84, 84)
+    obs = [e.reset(seed=5)[0][0] for e in envs]
+    actions = list(ale_py.Action)
+    choice = np.random.default_rng(5).integers(0, len(envs[0].action_set), 60)
+    for t in range(len(choice) + 1):
+        if t:
+            a = int(choice[t - 1])
+            for _ in range(frameskip):
+                ale.act(actions[envs[0].action_set[a]])
+            obs = [e.step(np.array([a]))[0][0] for e in envs]
+        gray = ale.getScreenGrayscale()
+        assert np.array_equal(obs[0], ale.getScreenRGB()), f"step {t}: RGB"
+        assert np.array_equal(obs[1], gray), f"step {t}: grayscale"
+        # The area average rounds in single precision: off by one at most.
+        assert np.abs(obs[2] - area_84(gray.astype(np.float64))).max() <= 1, f"step {t}: 84x84"
 
 
 # Gymnasium keeps ALE's own frame_skip at 1 and calls act() once per frame
