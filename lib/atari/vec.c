@@ -14,6 +14,7 @@ struct atari_vec_env {
 	uint8_t state;		/* ENV_*, changed under the lock */
 	uint8_t loaded;
 	uint8_t pending_reset;	/* next-step autoreset */
+	uint32_t seed;		/* ALE's random_seed for its next reload */
 };
 
 struct atari_vec_state {
@@ -94,7 +95,10 @@ static void vec_run(struct atari_vec *v, int i)
 
 	if (ve->action == ATARI_VEC_RELOAD || !ve->loaded) {
 		/* loadROM, setMode, setDifficulty, reset_game: as Gymnasium. */
-		atari_env_init(e, &v->rom, v->game, &v->cfg, (uint32_t)i, fb);
+		struct atari_env_config c = v->cfg;
+
+		c.seed = ve->seed;
+		atari_env_init(e, &v->rom, v->game, &c, 0, fb);
 		/* Every observation has the shape atari_vec_open found, should
 		 * this environment's TV format detection differ (it never has). */
 		if (atari_env_screen_height(e) != v->height)
@@ -290,6 +294,7 @@ int atari_vec_open(struct atari_vec **out, const char *rom_path, const char *gam
 		ret = core_error_set(err, -ENOMEM, "out of memory for %d environments", n);
 		goto fail;
 	}
+	atari_vec_seed(v, v->cfg.seed);
 	st->filled = calloc((size_t)v->rings, sizeof(*st->filled));
 	/* Workers: the threads but the caller's own. */
 	st->nthreads = (vc->threads > 0 ? vc->threads : core_sys_cpus()) - 1;
@@ -403,6 +408,14 @@ int atari_vec_recv(struct atari_vec *v, struct core_error *err)
 void atari_vec_seed(struct atari_vec *v, uint64_t seed)
 {
 	v->cfg.seed = seed;
+	for (int i = 0; i < v->vc.n; i++)
+		v->state->ve[i].seed = (uint32_t)(seed + (uint64_t)i);
+}
+
+void atari_vec_seed_each(struct atari_vec *v, const uint32_t *seeds)
+{
+	for (int i = 0; i < v->vc.n; i++)
+		v->state->ve[i].seed = seeds[i];
 }
 
 void atari_vec_stop(struct atari_vec *v)

@@ -108,8 +108,13 @@ int atari_vec_send(struct atari_vec *v, const int32_t *actions, const int32_t *i
 /* Wait for the next full batch; returns its index in the arena (< rings). */
 int atari_vec_recv(struct atari_vec *v, struct core_error *err);
 
-/* The seed of the next ATARI_VEC_RELOAD (environment i uses seed and i). */
+/* The seed of the next ATARI_VEC_RELOAD: environment i takes seed + i as
+ * ALE's random_seed (as cule-bench does). */
 void atari_vec_seed(struct atari_vec *v, uint64_t seed);
+
+/* The same with a random_seed of its own for each environment (vc.n
+ * of them): as Gymnasium's AtariEnv derives one from each reset seed. */
+void atari_vec_seed_each(struct atari_vec *v, const uint32_t *seeds);
 
 /* Stop the workers (what was sent and not received is dropped); the
  * arena stays until atari_vec_free. */

@@ -161,6 +161,24 @@ static PyObject *vec_seed(VecObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+static PyObject *vec_seed_each(VecObject *self, PyObject *args)
+{
+	Py_buffer b;
+
+	if (!PyArg_ParseTuple(args, "y*", &b))
+		return NULL;
+	if (!vec_open(self) || b.len != (Py_ssize_t)(sizeof(uint32_t) * (size_t)self->v->vc.n)) {
+		if (!PyErr_Occurred())
+			PyErr_Format(PyExc_ValueError, "seed_each needs %d 32-bit seeds",
+				     self->v->vc.n);
+		PyBuffer_Release(&b);
+		return NULL;
+	}
+	atari_vec_seed_each(self->v, (const uint32_t *)b.buf);
+	PyBuffer_Release(&b);
+	Py_RETURN_NONE;
+}
+
 /* close(): stop the workers; the arena lives while arrays use it. */
 static PyObject *vec_close(VecObject *self, PyObject *unused)
 {
@@ -215,6 +233,8 @@ static PyMethodDef vec_methods[] = {
 	{ "recv", (PyCFunction)vec_recv, METH_NOARGS, "recv() -> batch index" },
 	{ "step", (PyCFunction)vec_step, METH_VARARGS, "step(actions) -> batch index" },
 	{ "seed", (PyCFunction)vec_seed, METH_VARARGS, "seed(seed): of the next reload" },
+	{ "seed_each", (PyCFunction)vec_seed_each, METH_VARARGS,
+	  "seed_each(bytes): a uint32 ALE random_seed per environment, for the next reload" },
 	{ "close", (PyCFunction)vec_close, METH_NOARGS, "close()" },
 	{ "layout", (PyCFunction)vec_layout, METH_NOARGS, "layout() -> dict" },
 	{ NULL, NULL, 0, NULL }

@@ -42,7 +42,7 @@ from gymnasium.vector import AutoresetMode
 
 from rlkit import _atari
 
-__all__ = ["VectorEnv", "games", "rom_path", "ACTION_NAMES"]
+__all__ = ["VectorEnv", "ale_seed", "games", "rom_path", "ACTION_NAMES"]
 
 ACTION_NAMES = ("NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT",
                 "DOWNRIGHT", "DOWNLEFT", "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE",
@@ -97,6 +97,12 @@ def rom_path(game):
     return str(path)
 
 
+def ale_seed(seed):
+    """The random_seed that ale-py's AtariEnv gives ALE for reset(seed=seed):
+    the second word of numpy's SeedSequence(seed), as a uint32."""
+    return int(np.random.SeedSequence(int(seed)).generate_state(n_words=2)[1])
+
+
 class VectorEnv(gym.vector.VectorEnv):
     """num_envs emulators stepped together by C worker threads.
 
@@ -120,7 +126,10 @@ class VectorEnv(gym.vector.VectorEnv):
     threads: worker threads (None: one per CPU).
     batch_size: environments per recv() (None: num_envs).
     backend: "cpu" or "cuda" (torch tensors on the device through DLPack).
-    seed: the seed of the first reset.
+    seed: the seed of the first reset.  With reset(seed=s), environment i
+        draws sticky actions as ale-py's AtariEnv after reset(seed=s + i)
+        (Gymnasium's vector seeding; ALE's random_seed is ale_seed(s + i));
+        without one, the first reset uses ALE random_seed i.
     copy: step() and recv() return arrays of their own.
     autoreset_mode: "NextStep" or "SameStep".
     """
@@ -214,6 +223,15 @@ class VectorEnv(gym.vector.VectorEnv):
             "mask": mask,
         }
 
+    def _power_on(self, seed):
+        # Environment i draws as ale-py's AtariEnv after reset(seed=seed + i),
+        # Gymnasium's vector seeding; without a seed, ALE's random_seed i.
+        if seed is None:
+            self._c.seed(0)
+        else:
+            seeds = [ale_seed(seed + i) for i in range(self.num_envs)]
+            self._c.seed_each(np.array(seeds, dtype=np.uint32).tobytes())
+
     # Gymnasium's VectorEnv interface.
 
     def reset(self, *, seed=None, options=None):
@@ -225,7 +243,7 @@ class VectorEnv(gym.vector.VectorEnv):
         if seed is None and not self._started:
             seed = self._seed
         if seed is not None or not self._started:
-            self._c.seed(int(seed or 0) & (2**64 - 1))
+            self._power_on(seed)
             actions = self._reload_actions
         else:
             actions = self._reset_actions
@@ -318,7 +336,7 @@ class VectorEnv(gym.vector.VectorEnv):
         at the first reset); collect them with recv()."""
         self._drain()
         if not self._started:
-            self._c.seed(int(self._seed or 0) & (2**64 - 1))
+            self._power_on(self._seed)
             actions = self._reload_actions
         else:
             actions = self._reset_actions

@@ -12,6 +12,12 @@ import rlkit.atari as ra
 
 FRAMES = 600
 
+
+def ale_random_seed(seed):
+    """ALE's random_seed (an int32) as ale-py's AtariEnv sets it for
+    reset(seed=seed)."""
+    return int(np.uint32(ra.ale_seed(seed)).astype(np.int32))
+
 GAMES = [name for name, _title, _md5, verified in ra.games() if verified == 1]
 
 
@@ -78,7 +84,7 @@ TALL = [("air_raid", 250), ("pacman", 250), ("carnival", 214), ("journey_escape"
 def test_tall_screens_are_observed_whole(game, height, frameskip):
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     ale = ale_py.ALEInterface()
-    ale.setInt("random_seed", 5)
+    ale.setInt("random_seed", ale_random_seed(5))
     ale.setFloat("repeat_action_probability", 0.25)
     ale.setInt("frame_skip", 1)
     ale.loadROM(ra.rom_path(game))
@@ -120,7 +126,7 @@ GYM_DRIVEN = [("double_dunk", None), ("adventure", 1), ("adventure", 2), ("frogg
 def test_frameskip_4_and_sticky_actions_as_gymnasium_drives_ale(game, mode):
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     ale = ale_py.ALEInterface()
-    ale.setInt("random_seed", 5)
+    ale.setInt("random_seed", ale_random_seed(5))
     ale.setFloat("repeat_action_probability", 0.25)
     ale.setInt("frame_skip", 1)
     ale.loadROM(ra.rom_path(game))
@@ -141,3 +147,32 @@ def test_frameskip_4_and_sticky_actions_as_gymnasium_drives_ale(game, mode):
         if ale.game_over():
             assert term[0], f"step {t + 1}: termination"
             break
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout", "ms_pacman", "pooyan"])
+def test_seeded_like_gymnasium_atari_env(game):
+    """With the same reset seed, rlkit.atari's environments equal
+    Gymnasium's ALE v5 environments (sticky actions 0.25, frameskip 4),
+    each vector index i as AtariEnv reset with seed + i."""
+    gym = pytest.importorskip("gymnasium")
+    gym.register_envs(ale_py)
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    name = "ALE/" + "".join(w.capitalize() for w in game.split("_")) + "-v5"
+    refs = [gym.make(name, obs_type="grayscale") for _ in range(2)]
+    ref_obs = [r.reset(seed=11 + i)[0] for i, r in enumerate(refs)]
+    env = ra.VectorEnv(game, 2, obs_type="grayscale", resize=None, maxpool=False,
+                       noop_max=0, threads=1)
+    obs, _ = env.reset(seed=11)
+    choice = np.random.default_rng(11).integers(0, len(env.action_set), (150, 2))
+    for t in range(len(choice) + 1):
+        if t:
+            obs, rew, term, _, _ = env.step(choice[t - 1])
+        for i, r in enumerate(refs):
+            if t:
+                ref_obs[i], ref_rew, ref_term, _, _ = r.step(int(choice[t - 1][i]))
+                assert rew[i] == ref_rew, f"env {i}, step {t}: reward"
+                assert bool(term[i]) == ref_term, f"env {i}, step {t}: termination"
+            assert np.array_equal(obs[i], ref_obs[i]), f"env {i}, step {t}: screen"
+        if t and term.any():
+            break
+    assert t > 20
