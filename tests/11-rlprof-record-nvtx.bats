@@ -123,6 +123,30 @@ start-end
 	[ "$(awk -F, '$1 == "op" && $6 == "parent"' t.csv | wc -l)" -eq 1 ]
 }
 
+@test "fork: a chain of processes, each forking as it starts, all land in the trace" {
+	# Each fork meets the new process's sampler thread starting up: no
+	# record is lost or doubled, and no child inherits a lock held mid-work.
+	run rlprof-record -o t.csv -- "$W" fork-chain 8
+	assert_success
+	prev= pids=()
+	for g in 0 1 2 3 4 5 6 7 8; do
+		run awk -F, -v n="gen-$g" '$1 == "op" && $6 == n { print $2 }' t.csv
+		[ "${#lines[@]}" -eq 1 ] || fail "gen-$g: ${#lines[@]} rows"
+		pid=$output
+		run awk -F, -v p="$pid" '$1 == "process" && $2 == p { print $12 "|" $13 }' t.csv
+		if [ -n "$prev" ]; then
+			assert_output "$prev|exit 0"
+		else
+			[ "${#lines[@]}" -eq 1 ]
+		fi
+		prev=$pid
+		pids+=("$pid")
+	done
+	[ "$(printf '%s\n' "${pids[@]}" | sort -u | wc -l)" -eq 9 ]
+	run grep -c '^warning,' t.csv
+	assert_output 0
+}
+
 @test "--sample: blocked time is found from outside as wait rows" {
 	rlprof-record --cpu-sample 0 --sample 2 -o t.csv -- "$W" busy-sleep 5 60 3
 	# Waiting is found in the sleeping ranges, and more there than in the

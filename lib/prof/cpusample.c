@@ -92,6 +92,10 @@ static _Atomic pid_t helper_tid;
 static sem_t helper_ready;
 static int helper_started;
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Held by the helper thread whenever it is not asleep, and across fork, so
+ * that a child never inherits a lock (ours, libc's or a sanitizer's) that
+ * the helper held mid-work. */
+static pthread_mutex_t helper_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long dl_count;
 /* The code of CPython's eval loop: interpreter code it called runs Python. */
 static _Atomic uintptr_t eval_lo, eval_len;
@@ -901,16 +905,19 @@ static void *helper_main(void *arg)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	pthread_setname_np(pthread_self(), "rlprof-sampler");
 	atomic_store(&helper_tid, gettid_());
+	pthread_mutex_lock(&helper_lock);
 	emit_seg(0, NULL);	/* its name goes in the trace */
 	/* Its own CPU time is in the trace too (as native, unsampled). */
 	pthread_mutex_lock(&slot_lock);
 	slot_add(gettid_(), core_clock_real_ns(), 0);
 	pthread_mutex_unlock(&slot_lock);
+	pthread_mutex_unlock(&helper_lock);
 	sem_post(&helper_ready);
 	while (atomic_load(&running)) {
 		size_t i;
 
 		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&helper_lock);
 		table_update(0);
 		pthread_mutex_lock(&slot_lock);
 		scan();
@@ -923,6 +930,7 @@ static void *helper_main(void *arg)
 		if (++n % DRAIN_EVERY == 0)
 			drain(core_clock_real_ns(), 0, 0);
 		pthread_mutex_unlock(&slot_lock);
+		pthread_mutex_unlock(&helper_lock);
 	}
 	return NULL;
 }
@@ -998,22 +1006,37 @@ int prof_cpus_start(void (*emit)(int64_t, const struct prof_spool_seg *),
 void prof_cpus_settle(void)
 {
 	struct timespec until;
-	int saved = errno;
+	int saved = errno, ret;
 
 	if (!atomic_load(&running) || !helper_started)
 		return;
 	/* Bounded: a helper that cannot run must not hang the exit. */
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += 2;
-	while (sem_timedwait(&helper_ready, &until) != 0 && errno == EINTR)
+	while ((ret = sem_timedwait(&helper_ready, &until)) != 0 && errno == EINTR)
 		;
+	if (ret == 0)
+		sem_post(&helper_ready);	/* for the next caller */
 	errno = saved;
+}
+
+void prof_cpus_before_fork(void)
+{
+	/* A helper still starting may be inside malloc, outside our lock. */
+	prof_cpus_settle();
+	pthread_mutex_lock(&helper_lock);
+}
+
+void prof_cpus_after_fork_parent(void)
+{
+	pthread_mutex_unlock(&helper_lock);
 }
 
 void prof_cpus_after_fork(void)
 {
 	size_t i;
 
+	pthread_mutex_unlock(&helper_lock);
 	if (!atomic_load(&running))
 		return;
 	/* Timers are not inherited; the slots of the parent's threads are

@@ -48,7 +48,10 @@
  *	prof_cpus_segment(t, now, &seg, &start)   at each boundary; 1: emit
  *	prof_cpus_settle()             at a normal exit, before the drain
  *	prof_cpus_drain(now)           at exit, from the exiting thread
- *	prof_cpus_after_fork()         in a fork()ed child
+ *	prof_cpus_before_fork()        fork's prepare handler: the helper
+ *	                               thread waits asleep until
+ *	prof_cpus_after_fork_parent()  in the parent, or
+ *	prof_cpus_after_fork()         in a fork()ed child (a new helper)
  */
 #ifndef PROF_CPUSAMPLE_H
 #define PROF_CPUSAMPLE_H
@@ -97,11 +100,14 @@ void prof_cpus_thread_done(struct prof_cpus_thread *t);
 void prof_cpus_drain(int64_t now);
 
 /* Waits (2 s at most) until the helper thread has put its row in the trace,
- * so that a program that ends before the thread first ran still has it.  Not
+ * so that a program that ends (or forks) before the thread first ran still
+ * has it.  Not
  * from a signal handler; not from the recorder's init (the helper's first
  * record waits for init to end). */
 void prof_cpus_settle(void);
 
+void prof_cpus_before_fork(void);
+void prof_cpus_after_fork_parent(void);
 void prof_cpus_after_fork(void);
 
 #endif

@@ -46,6 +46,9 @@ static char *spool_dir;
 static uint32_t cur_pid;
 static size_t buf_cap;
 static _Atomic(struct tbuf *) tbufs;
+/* Held from a buffer's allocation to its push on tbufs, and across fork,
+ * so that a child never inherits a buffer that no list holds. */
+static pthread_mutex_t tbuf_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint64_t next_range_id = 1;
 static pthread_mutex_t domain_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct domain *domains;
@@ -169,13 +172,16 @@ static void thread_end(void *arg)
 
 static struct tbuf *tbuf_new(void)
 {
-	struct tbuf *tb = calloc(1, sizeof(*tb));
+	struct tbuf *tb;
 
-	if (!tb)
-		return NULL;
-	tb->data = malloc(sizeof(struct prof_spool_chunk) + buf_cap);
-	if (!tb->data) {
+	pthread_mutex_lock(&tbuf_lock);
+	tb = calloc(1, sizeof(*tb));
+	if (tb && !(tb->data = malloc(sizeof(struct prof_spool_chunk) + buf_cap))) {
 		free(tb);
+		tb = NULL;
+	}
+	if (!tb) {
+		pthread_mutex_unlock(&tbuf_lock);
 		return NULL;
 	}
 	tb->cap = buf_cap;
@@ -183,6 +189,7 @@ static struct tbuf *tbuf_new(void)
 	tb->next = atomic_load(&tbufs);
 	while (!atomic_compare_exchange_weak(&tbufs, &tb->next, tb))
 		;
+	pthread_mutex_unlock(&tbuf_lock);
 	cur = tb;
 	pthread_setspecific(thread_key, tb);
 	tb->cs = prof_cpus_thread_own(0);
@@ -581,11 +588,25 @@ static void add_proc(int forked, int64_t start)
 		       cmd, (size_t)n);
 }
 
+/* The helper thread takes tbuf_lock inside its own: the same order here. */
+static void atfork_prepare(void)
+{
+	prof_cpus_before_fork();
+	pthread_mutex_lock(&tbuf_lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&tbuf_lock);
+	prof_cpus_after_fork_parent();
+}
+
 static void atfork_child(void)
 {
 	struct tbuf *tb, *self = cur;
 	int64_t t = core_clock_real_ns();
 
+	pthread_mutex_unlock(&tbuf_lock);
 	cur_pid = (uint32_t)getpid();
 	if (spool_fd >= 0)
 		close(spool_fd);
@@ -628,7 +649,7 @@ static void init_try(void)
 	spool_fd = spool_open();
 	if (spool_fd < 0 || pthread_key_create(&thread_key, thread_end) != 0)
 		return;
-	pthread_atfork(NULL, NULL, atfork_child);
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	on_exit(on_exit_handler, NULL);
 	install_signals();
 	atomic_store(&active, 1);

@@ -6,6 +6,8 @@
  *   rlprof-workload busy-sleep BUSY_MS SLEEP_MS N   N x (busy, sleep) in "step"
  *   rlprof-workload threads N MS       N threads, each "work" busy for MS
  *   rlprof-workload fork               a fork()ed child and a fork+exec'd one
+ *   rlprof-workload fork-chain N       N generations, each forked by the one
+ *                                      before as soon as it has begun "gen-K"
  *   rlprof-workload exit-thread        a second thread calls exit(3)
  *   rlprof-workload crash              SIGSEGV inside an open range
  *   rlprof-workload wait               opens "waiting", prints "ready PID", sleeps until killed
@@ -122,6 +124,34 @@ static int fork_mode(const char *self)
 	ret |= !WIFEXITED(status) || WEXITSTATUS(status);
 	nvtxRangePop();
 	return ret;
+}
+
+/* Each fork comes while the forking process's sampler thread may still be
+ * starting (it is started again in every child). */
+static int fork_chain(long n)
+{
+	char name[32];
+	long g;
+	pid_t p;
+	int status = 0;
+
+	for (g = 0;; g++) {
+		snprintf(name, sizeof(name), "gen-%ld", g);
+		nvtxRangePushA(name);
+		if (g == n)
+			break;
+		p = fork();
+		if (p < 0)
+			return 1;
+		if (p > 0) {
+			if (waitpid(p, &status, 0) != p)
+				return 1;
+			break;
+		}
+		nvtxRangePop();	/* the parent's range: not this process's */
+	}
+	nvtxRangePop();
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
 static void *exit_thread_main(void *arg)
@@ -330,6 +360,8 @@ int main(int argc, char **argv)
 		return threads(num(argv[2]), num(argv[3]));
 	if (!strcmp(mode, "fork") && argc == 2)
 		return fork_mode(argv[0]);
+	if (!strcmp(mode, "fork-chain") && argc == 3)
+		return fork_chain(num(argv[2]));
 	if (!strcmp(mode, "exit-thread") && argc == 2)
 		return exit_thread();
 	if (!strcmp(mode, "crash") && argc == 2)
