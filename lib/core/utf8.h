@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/buf.h"
+
 /* The replacement character U+FFFD in UTF-8. */
 #define CORE_UTF8_REPLACEMENT "\xef\xbf\xbd"
 
@@ -48,5 +50,16 @@ char *core_utf8_repair(const char *s, size_t len, size_t *outlen);
  * or -EIO when the stream has an error.
  */
 int core_utf8_write_json(FILE *fp, const char *s, size_t len);
+
+/*
+ * Append s[0..len) to b as an ASCII-only JSON string, quotes included,
+ * exactly as jansson writes it with JSON_ENSURE_ASCII: '"' and '\\'
+ * escaped, control characters as \n, \t, \r, \b, \f or \u00XX, every
+ * other character above U+007F as \uXXXX (a UTF-16 surrogate pair above
+ * U+FFFF), hex digits upper-case; invalid UTF-8 becomes \uFFFD.  For
+ * large strings (fiberrun's results), where jansson goes a character at
+ * a time.  Returns 0 or -ENOMEM (b then holds part of it).
+ */
+int core_utf8_append_json_ascii(struct core_buf *b, const char *s, size_t len);
 
 #endif

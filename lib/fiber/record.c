@@ -1,9 +1,11 @@
 #include "fiber/record.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/json.h"
 #include "core/utf8.h"
 
@@ -52,57 +54,90 @@ static json_t *repaired_string(const char *s, size_t len)
 	return v;
 }
 
-/* The result as a JSON value and the name of its encoding. */
-static json_t *result_value(const struct fiber_record *r, const char **enc)
+static int append_dump(struct core_buf *b, const json_t *v)
 {
-	json_t *v = NULL;
-	char *b;
+	char *t = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY |
+			     JSON_REAL_PRECISION(10));
+	int ret = t ? core_buf_append(b, t, strlen(t)) : -ENOMEM;
+
+	free(t);
+	return ret;
+}
+
+/* The result as JSON text and the name of its encoding.  A text result is
+ * escaped here, not by jansson, which goes a character at a time: results
+ * can be megabytes (rlkit.pool's). */
+static int append_result(struct core_buf *b, const struct fiber_record *r, const char **enc)
+{
+	json_t *v;
+	char *t;
 	size_t n;
+	int ret;
 
 	if (!r->text_only && (v = core_jsonl_decode(r->result, r->len, NULL))) {
 		*enc = "json";
-		return v;
+		ret = append_dump(b, v);
+		json_decref(v);
+		return ret;
 	}
-	if (core_utf8_valid(r->result, r->len) && (v = json_stringn(r->result, r->len))) {
+	if (core_utf8_valid(r->result, r->len)) {
 		*enc = "text";
-		return v;
+		return core_utf8_append_json_ascii(b, r->result, r->len);
 	}
 	*enc = "base64";
-	b = fiber_base64(r->result, r->len, &n);
-	if (!b)
-		return NULL;
-	v = json_stringn(b, n);
-	free(b);
-	return v;
+	if (!(t = fiber_base64(r->result, r->len, &n)))
+		return -ENOMEM;
+	ret = core_utf8_append_json_ascii(b, t, n);
+	free(t);
+	return ret;
 }
 
 char *fiber_record_make(const struct fiber_record *r)
 {
-	json_t *rec = json_object(), *res = NULL;
+	struct core_buf b = CORE_BUF_INIT;
+	json_t *rest = json_object(), *status = json_string(r->status);
 	const char *enc = NULL;
-	char *text;
+	char *text = NULL;
+	int ret;
 
-	if (!rec)
-		return NULL;
-	if (r->result && !(res = result_value(r, &enc))) {
-		json_decref(rec);
+	/* id, status and result first, then the rest as jansson writes it. */
+	ret = rest && status ? 0 : -ENOMEM;
+	if (!ret)
+		ret = core_buf_append(&b, "{\"id\":", 6);
+	if (!ret)
+		ret = append_dump(&b, r->id);
+	if (!ret)
+		ret = core_buf_append(&b, ",\"status\":", 10);
+	if (!ret)
+		ret = append_dump(&b, status);
+	if (!ret)
+		ret = core_buf_append(&b, ",\"result\":", 10);
+	if (!ret)
+		ret = r->result ? append_result(&b, r, &enc) : core_buf_append(&b, "null", 4);
+	if (!ret) {
+		if (r->error)
+			json_object_set_new(rest, "error", repaired_string(r->error, strlen(r->error)));
+		if (r->line > 0)
+			json_object_set_new(rest, "line", json_integer(r->line));
+		json_object_set_new(rest, "worker", r->worker >= 0 ? json_integer(r->worker) : json_null());
+		json_object_set_new(rest, "host", r->host && r->host[0] ?
+				    repaired_string(r->host, strlen(r->host)) : json_null());
+		json_object_set_new(rest, "attempts", json_integer(r->attempts));
+		json_object_set_new(rest, "duration",
+				    json_real((double)(long long)(r->duration * 1e6 + 0.5) / 1e6));
+		json_object_set_new(rest, "encoding", enc ? json_string(enc) : json_null());
+		text = json_dumps(rest, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+		/* "{...}": its members follow ours. */
+		ret = text ? core_buf_append(&b, ",", 1) : -ENOMEM;
+		if (!ret)
+			ret = core_buf_append(&b, text + 1, strlen(text + 1) + 1);
+		free(text);
+	}
+	json_decref(rest);
+	json_decref(status);
+	if (ret < 0) {
+		core_buf_release(&b);
 		return NULL;
 	}
-	json_object_set(rec, "id", (json_t *)r->id);
-	json_object_set_new(rec, "status", json_string(r->status));
-	json_object_set_new(rec, "result", res ? res : json_null());
-	if (r->error)
-		json_object_set_new(rec, "error", repaired_string(r->error, strlen(r->error)));
-	if (r->line > 0)
-		json_object_set_new(rec, "line", json_integer(r->line));
-	json_object_set_new(rec, "worker", r->worker >= 0 ? json_integer(r->worker) : json_null());
-	json_object_set_new(rec, "host", r->host && r->host[0] ?
-			    repaired_string(r->host, strlen(r->host)) : json_null());
-	json_object_set_new(rec, "attempts", json_integer(r->attempts));
-	json_object_set_new(rec, "duration",
-			    json_real((double)(long long)(r->duration * 1e6 + 0.5) / 1e6));
-	json_object_set_new(rec, "encoding", enc ? json_string(enc) : json_null());
-	text = json_dumps(rec, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
-	json_decref(rec);
-	return text;
+	return b.data;	/* nothing was consumed: the record starts at data */
 }

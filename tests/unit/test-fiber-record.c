@@ -1,10 +1,13 @@
 /* lib/fiber internals: result records and their encodings (json, text,
  * base64), base64 itself, the -k spill file, and RESULT frames with a kind. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "fiber/record.h"
 #include "fiber/spill.h"
 #include "fiber/wire.h"
@@ -74,6 +77,73 @@ static void test_records(void)
 	free(s);
 }
 
+/* The escaper of text results against jansson's, whose records they
+ * were: random valid and invalid UTF-8 (invalid: as repaired). */
+static void test_text_like_jansson(void)
+{
+	static const char *const pieces[] = { "a", "Zz", "0123456", " ", "\"", "\\", "/", "\n",
+		"\x01", "\x1f", "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xef\xbf\xbf",
+		"\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "\xff", "\xe2\x82", "\xed\xa0\x80",
+		"\x80", "" };
+	uint64_t seed = 2463534242ULL;
+	int wrong = 0, i;
+
+	for (i = 0; i < 20000; i++) {
+		struct core_buf b = CORE_BUF_INIT;
+		char text[128], *fixed, *want;
+		size_t n = 0, k, fn;
+		json_t *v;
+
+		while (n < 100) {
+			const char *p;
+
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			p = pieces[seed % 3 ? seed % 3 : (seed >> 8) % (sizeof(pieces) / sizeof(pieces[0]))];
+			if (!*p)
+				break;
+			k = strlen(p);
+			memcpy(text + n, p, k);
+			n += k;
+		}
+		fixed = core_utf8_repair(text, n, &fn);
+		v = json_stringn(fixed, fn);
+		want = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
+		if (core_utf8_append_json_ascii(&b, text, n) < 0 || core_buf_append(&b, "", 1) < 0 ||
+		    strcmp(b.data, want) != 0) {
+			if (!wrong++)
+				fprintf(stderr, "# got  %s\n# want %s\n", b.data, want);
+		}
+		free(want);
+		json_decref(v);
+		free(fixed);
+		core_buf_release(&b);
+	}
+	TEST_EQ_LONG(wrong, 0, "text results escaped as jansson escapes them, 20,000 random strings");
+}
+
+static void test_big_text_record(void)
+{
+	size_t len = 3 << 20, i;
+	char *res = malloc(len), *s, *want;
+	json_t *v, *got;
+
+	for (i = 0; i < len; i++)
+		res[i] = "ABCxyz+/=09\"\\\n"[i % 14];
+	s = make(res, len, 1, "ok");
+	got = json_loads(s, 0, NULL);
+	v = json_object_get(got, "result");
+	TEST_OK(v && json_string_length(v) == len && memcmp(json_string_value(v), res, len) == 0,
+		"a 3 MiB text result comes back byte for byte");
+	want = json_dumps(got, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+	TEST_OK(want && strcmp(s, want) == 0, "the record is what jansson would write");
+	free(want);
+	json_decref(got);
+	free(s);
+	free(res);
+}
+
 static void test_spill(void)
 {
 	struct fiber_spill sp = FIBER_SPILL_INIT;
@@ -114,6 +184,8 @@ int main(void)
 {
 	test_base64();
 	test_records();
+	test_text_like_jansson();
+	test_big_text_record();
 	test_spill();
 	test_result_frames();
 	return test_done();

@@ -82,6 +82,91 @@ static void test_utf8(void)
 	free(s);
 }
 
+/* Random strings of ASCII, controls, quotes, valid sequences of every
+ * length and invalid bytes, so that the 8-byte fast paths meet every kind
+ * of byte at every offset. */
+static size_t random_text(char *out, size_t max, uint64_t *seed)
+{
+	static const char *const pieces[] = { "a", "Z", "0", " ", "\"", "\\", "\n", "\x01",
+		"\x1f", "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff",
+		"\xe2\x82", "\xc0\xaf", "\xed\xa0\x80", "\x80" };
+	size_t n = 0, len = (size_t)(*seed % 48), k;
+
+	while (n < len) {
+		const char *p;
+
+		*seed ^= *seed << 13;
+		*seed ^= *seed >> 7;
+		*seed ^= *seed << 17;
+		/* Mostly plain ASCII, as real text is. */
+		p = pieces[*seed % 4 ? *seed % 4 : (*seed >> 8) % (sizeof(pieces) / sizeof(pieces[0]))];
+		k = strlen(p);
+		if (n + k > max)
+			break;
+		memcpy(out + n, p, k);
+		n += k;
+	}
+	return n;
+}
+
+/* The escaper as it was, a character at a time: the oracle. */
+static char *json_of_slow(const char *s, size_t len)
+{
+	char *out = NULL;
+	size_t n = 0, i = 0, k;
+	FILE *fp = open_memstream(&out, &n);
+
+	putc('"', fp);
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+
+		k = 1;
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\n' || c == '\t' || c == '\r' || c == '\b' || c == '\f')
+			fprintf(fp, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' :
+				c == '\b' ? 'b' : 'f');
+		else if (c < 0x20)
+			fprintf(fp, "\\u%04x", c);
+		else if (core_utf8_next(s + i, len - i, &k) < 0)
+			fputs(CORE_UTF8_REPLACEMENT, fp);
+		else
+			fwrite(s + i, 1, k, fp);
+		i += k;
+	}
+	putc('"', fp);
+	fclose(fp);
+	return out;
+}
+
+static void test_utf8_random(void)
+{
+	uint64_t seed = 88172645463325252ULL;
+	char text[64];
+	size_t i, j, n, len;
+	int bad = 0, wrong = 0;
+
+	for (i = 0; i < 20000; i++) {
+		int valid = 1;
+		char *a, *b;
+
+		len = random_text(text, sizeof(text), &seed);
+		for (j = 0; j < len; j += n)
+			if (core_utf8_next(text + j, len - j, &n) < 0) {
+				valid = 0;
+				break;
+			}
+		bad += core_utf8_valid(text, len) != valid;
+		a = json_of(text, len);
+		b = json_of_slow(text, len);
+		wrong += strcmp(a, b) != 0;
+		free(a);
+		free(b);
+	}
+	TEST_EQ_LONG(bad, 0, "core_utf8_valid: as core_utf8_next says, 20,000 random strings");
+	TEST_EQ_LONG(wrong, 0, "core_utf8_write_json: as a character at a time, 20,000 random strings");
+}
+
 static void test_fmt(void)
 {
 	char b[64];
@@ -249,6 +334,7 @@ static void test_format_names(void)
 int main(void)
 {
 	test_utf8();
+	test_utf8_random();
 	test_fmt();
 	test_formats();
 	test_record_and_sections();

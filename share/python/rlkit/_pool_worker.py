@@ -20,6 +20,7 @@ in a task is seen, not taken for a result.
 """
 import base64
 import importlib
+import itertools
 import json
 import os
 import pickle
@@ -56,9 +57,9 @@ def _load_main():
 
 def _run(kind, func, items):
     if kind == "map":
-        return [func(x) for x in items]
+        return list(map(func, items))
     if kind == "star":
-        return [func(*x) for x in items]
+        return list(itertools.starmap(func, items))
     args, kwds = items
     return func(*args, **kwds)
 

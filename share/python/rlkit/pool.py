@@ -131,6 +131,15 @@ def _chunks(items, size):
         yield chunk
 
 
+_BATCH_BYTES = 1 << 20
+
+
+def _write_lines(f, lines):
+    lines.append(b"")
+    f.write(b"\n".join(lines))
+    f.flush()
+
+
 class ApplyResult:
     """What apply_async returns: get(), wait(), ready(), successful()."""
 
@@ -277,8 +286,11 @@ class IMapIterator:
 class _Job:
     """One submission: its chunks, fed lazily, and where their results go."""
 
-    def __init__(self, result, kind, func, chunks):
+    def __init__(self, result, kind, func, chunks, ready=False):
         self.result, self.kind, self.func, self.chunks = result, kind, func, chunks
+        # ready: the items are all at hand (map, starmap), so chunks go to
+        # fiberrun in batches; else (imap's iterable) each as soon as made.
+        self.ready = ready
 
 
 class Pool:
@@ -378,10 +390,10 @@ class Pool:
         if self._state != "run":
             raise ValueError("Pool not running")
 
-    def _submit(self, result, kind, func, chunks):
+    def _submit(self, result, kind, func, chunks, ready=False):
         with self._lock:
             self._check_running()
-            self._jobs.append(_Job(result, kind, func, chunks))
+            self._jobs.append(_Job(result, kind, func, chunks, ready))
             self._jobs_cond.notify_all()
         return result
 
@@ -407,7 +419,7 @@ class Pool:
         if not len(iterable):
             self._check_running()
             return result
-        return self._submit(result, kind, func, _chunks(iterable, size))
+        return self._submit(result, kind, func, _chunks(iterable, size), True)
 
     def map_async(self, func, iterable, chunksize=None, callback=None, error_callback=None):
         return self._map_async("map", func, iterable, chunksize, callback, error_callback)
@@ -440,6 +452,7 @@ class Pool:
                         break
                     job = self._jobs[0]
                 count = 0
+                batch, size = [], 0
                 for index, chunk in enumerate(job.chunks):
                     try:
                         line = base64.b64encode(pickle.dumps((job.kind, job.func, chunk),
@@ -454,9 +467,16 @@ class Pool:
                         self._pending[self._next_id] = (job, index)
                         self._next_id += 1
                         self._unfinished += 1
-                    stdin.write(line + b"\n")
-                    stdin.flush()
+                    batch.append(line)
+                    size += len(line) + 1
                     count = index + 1
+                    # One write per batch: a write per chunk hands the GIL
+                    # back and forth with the reader and delays both.
+                    if not job.ready or size >= _BATCH_BYTES:
+                        _write_lines(stdin, batch)
+                        batch, size = [], 0
+                if batch and self._state != "terminate":
+                    _write_lines(stdin, batch)
                 if isinstance(job.result, IMapIterator):
                     job.result._set_length(count)
                 with self._lock:
