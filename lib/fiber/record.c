@@ -54,10 +54,12 @@ static json_t *repaired_string(const char *s, size_t len)
 	return v;
 }
 
+/* How a record's JSON is written: compact ASCII, durations to 10 digits. */
+#define RECORD_DUMP (JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10))
+
 static int append_dump(struct core_buf *b, const json_t *v)
 {
-	char *t = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY |
-			     JSON_REAL_PRECISION(10));
+	char *t = json_dumps(v, RECORD_DUMP | JSON_ENCODE_ANY);
 	int ret = t ? core_buf_append(b, t, strlen(t)) : -ENOMEM;
 
 	free(t);
@@ -95,13 +97,13 @@ static int append_result(struct core_buf *b, const struct fiber_record *r, const
 char *fiber_record_make(const struct fiber_record *r)
 {
 	struct core_buf b = CORE_BUF_INIT;
-	json_t *rest = json_object(), *status = json_string(r->status);
+	json_t *rest = json_object();
 	const char *enc = NULL;
 	char *text = NULL;
 	int ret;
 
 	/* id, status and result first, then the rest as jansson writes it. */
-	ret = rest && status ? 0 : -ENOMEM;
+	ret = rest ? 0 : -ENOMEM;
 	if (!ret)
 		ret = core_buf_append(&b, "{\"id\":", 6);
 	if (!ret)
@@ -109,7 +111,7 @@ char *fiber_record_make(const struct fiber_record *r)
 	if (!ret)
 		ret = core_buf_append(&b, ",\"status\":", 10);
 	if (!ret)
-		ret = append_dump(&b, status);
+		ret = core_utf8_append_json_ascii(&b, r->status, strlen(r->status));
 	if (!ret)
 		ret = core_buf_append(&b, ",\"result\":", 10);
 	if (!ret)
@@ -126,7 +128,7 @@ char *fiber_record_make(const struct fiber_record *r)
 		json_object_set_new(rest, "duration",
 				    json_real((double)(long long)(r->duration * 1e6 + 0.5) / 1e6));
 		json_object_set_new(rest, "encoding", enc ? json_string(enc) : json_null());
-		text = json_dumps(rest, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+		text = json_dumps(rest, RECORD_DUMP);
 		/* "{...}": its members follow ours. */
 		ret = text ? core_buf_append(&b, ",", 1) : -ENOMEM;
 		if (!ret)
@@ -134,7 +136,6 @@ char *fiber_record_make(const struct fiber_record *r)
 		free(text);
 	}
 	json_decref(rest);
-	json_decref(status);
 	if (ret < 0) {
 		core_buf_release(&b);
 		return NULL;

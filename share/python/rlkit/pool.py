@@ -135,8 +135,7 @@ _BATCH_BYTES = 1 << 20
 
 
 def _write_lines(f, lines):
-    lines.append(b"")
-    f.write(b"\n".join(lines))
+    f.write(b"\n".join(lines) + b"\n")
     f.flush()
 
 
@@ -286,11 +285,8 @@ class IMapIterator:
 class _Job:
     """One submission: its chunks, fed lazily, and where their results go."""
 
-    def __init__(self, result, kind, func, chunks, ready=False):
+    def __init__(self, result, kind, func, chunks):
         self.result, self.kind, self.func, self.chunks = result, kind, func, chunks
-        # ready: the items are all at hand (map, starmap), so chunks go to
-        # fiberrun in batches; else (imap's iterable) each as soon as made.
-        self.ready = ready
 
 
 class Pool:
@@ -390,10 +386,10 @@ class Pool:
         if self._state != "run":
             raise ValueError("Pool not running")
 
-    def _submit(self, result, kind, func, chunks, ready=False):
+    def _submit(self, result, kind, func, chunks):
         with self._lock:
             self._check_running()
-            self._jobs.append(_Job(result, kind, func, chunks, ready))
+            self._jobs.append(_Job(result, kind, func, chunks))
             self._jobs_cond.notify_all()
         return result
 
@@ -419,7 +415,7 @@ class Pool:
         if not len(iterable):
             self._check_running()
             return result
-        return self._submit(result, kind, func, _chunks(iterable, size), True)
+        return self._submit(result, kind, func, _chunks(iterable, size))
 
     def map_async(self, func, iterable, chunksize=None, callback=None, error_callback=None):
         return self._map_async("map", func, iterable, chunksize, callback, error_callback)
@@ -453,6 +449,9 @@ class Pool:
                     job = self._jobs[0]
                 count = 0
                 batch, size = [], 0
+                # imap's iterable is the caller's, maybe lazy: each chunk
+                # goes as soon as made.  Other jobs' items are all at hand.
+                lazy = isinstance(job.result, IMapIterator)
                 for index, chunk in enumerate(job.chunks):
                     try:
                         line = base64.b64encode(pickle.dumps((job.kind, job.func, chunk),
@@ -472,7 +471,7 @@ class Pool:
                     count = index + 1
                     # One write per batch: a write per chunk hands the GIL
                     # back and forth with the reader and delays both.
-                    if not job.ready or size >= _BATCH_BYTES:
+                    if lazy or size >= _BATCH_BYTES:
                         _write_lines(stdin, batch)
                         batch, size = [], 0
                 if batch and self._state != "terminate":
