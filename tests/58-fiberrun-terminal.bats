@@ -61,7 +61,10 @@ if leader == 0:
         os.dup2(os.open("out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
         os.dup2(w, 2)
         os.execvp("fiberrun", ["fiberrun", "--pool", "--lines", "-n", "1", "--protocol", "lines", "--", "cat"])
-    os.setpgid(kid, kid)
+    try:
+        os.setpgid(kid, kid)  # as the shells do: it holds whichever runs first
+    except PermissionError:
+        pass  # the child has run exec already, after its own setpgid
     os.close(w)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
