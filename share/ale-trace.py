@@ -15,7 +15,15 @@ usage: ale-trace.py --rom FILE --actions FILE [options] [-o FILE]
 --batch traces several ROMs in one process: FILE has one line per trace,
 "ROM ACTIONS OUTPUT" separated by tabs.
 
-Exit status: 0 success, 1 bad input, 3 ale-py is not installed.
+--multi-agent traces with the multi-agent ALE (the Python package
+multi-agent-ale-py, PettingZoo's emulator) instead, the reference of the
+two-player games ale-py refuses (Combat, Joust, Maze Craze, Warlords): the
+actions are player A's, every other player of the mode is given NOOP, and
+the reward and lives are player A's.  Its random_seed 0 means a seed from
+the clock, so give another.
+
+Exit status: 0 success, 1 bad input, 3 ale-py (or multi-agent-ale-py) is
+not installed.
 """
 import argparse
 import hashlib
@@ -36,14 +44,17 @@ def main():
                    help="reset_game after loadROM, as Gymnasium does")
     p.add_argument("--mode", type=int, help="game mode (setMode; implies --reset)")
     p.add_argument("--difficulty", type=int, help="difficulty (setDifficulty; implies --reset)")
+    p.add_argument("--multi-agent", action="store_true",
+                   help="trace with multi-agent ALE (multi-agent-ale-py), player A")
     p.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     args = p.parse_args()
     if not args.batch and not (args.rom and args.actions):
         p.error("needs --rom and --actions, or --batch")
+    module = "multi_agent_ale_py" if args.multi_agent else "ale_py"
     try:
-        import ale_py
+        ale_py = __import__(module)
     except ImportError:
-        print("ale-trace.py: error: python module 'ale_py' is not installed", file=sys.stderr)
+        print(f"ale-trace.py: error: python module '{module}' is not installed", file=sys.stderr)
         return 3
     if not args.batch:
         return trace(ale_py, args.rom, args.actions, args.output, args)
@@ -63,9 +74,33 @@ def main():
     return 0
 
 
+ACTION_NAMES = ("NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT",
+                "DOWNRIGHT", "DOWNLEFT", "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE",
+                "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE")
+
+
+class MultiAgent:
+    """multi-agent ALE driven by player A, the other players idle: the
+    interface of ale-py's ALEInterface that trace() uses."""
+
+    def __init__(self, module):
+        module.ALEInterface.setLoggerMode(module.ALEInterface.Logger.Error)
+        self.ale = module.ALEInterface()
+
+    def __getattr__(self, name):
+        return getattr(self.ale, name)
+
+    def act(self, a):
+        actions = [a] + [0] * (self.ale.numPlayersActive() - 1)
+        return int(self.ale.act(actions)[0])
+
+    def lives(self):
+        return int(self.ale.allLives()[0])
+
+
 def trace(ale_py, rom, actions_file, output, args):
     """Trace ROM with the actions of actions_file into output ("-": stdout)."""
-    names = {a.name: a.value for a in ale_py.Action}
+    names = {name: a for a, name in enumerate(ACTION_NAMES)}
     actions = []
     try:
         with open(actions_file) as f:
@@ -87,8 +122,13 @@ def trace(ale_py, rom, actions_file, output, args):
     except OSError as e:
         print(f"ale-trace.py: error: cannot open '{actions_file}': {e.strerror}", file=sys.stderr)
         return 1
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
+    if args.multi_agent:
+        ale = MultiAgent(ale_py)
+        all_actions = list(range(18))
+    else:
+        ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+        ale = ale_py.ALEInterface()
+        all_actions = list(ale_py.Action)
     ale.setInt("random_seed", args.seed)
     ale.setFloat("repeat_action_probability", args.sticky)
     ale.setInt("frame_skip", 1)
@@ -110,7 +150,6 @@ def trace(ale_py, rom, actions_file, output, args):
         ale.reset_game()
     out = sys.stdout if output == "-" else open(output, "w")
     out.write("frame,action,reward,terminal,lives,ram,screen_md5\n")
-    all_actions = list(ale_py.Action)
     for i, a in enumerate(actions):
         if i > 0 and ale.game_over():
             ale.reset_game()

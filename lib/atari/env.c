@@ -50,8 +50,12 @@ static HOSTDEV void env_pots(struct atari_env *e, const struct atari_game *g, in
 		atari_machine_set_pot(m, swapped ? 0 : 1,
 				      grounded ? ATARI_POT_GROUNDED : e->paddle[1]);
 	}
+	/* ale-py leaves the right port's paddles grounded; multi-agent ALE
+	 * sets them where players C and D, idle, hold them: at rest. */
 	for (int p = 2; p < 4; p++)
-		atari_machine_set_pot(m, p, g->right_paddles ? ATARI_POT_GROUNDED : ATARI_POT_OPEN);
+		atari_machine_set_pot(m, p, !g->right_paddles ? ATARI_POT_OPEN :
+				      g->reference == ATARI_REF_MULTI_AGENT && !grounded ?
+				      e->paddle[1] : ATARI_POT_GROUNDED);
 }
 
 /* Set the controllers and switches for player A's action `a`. */
@@ -107,10 +111,24 @@ static HOSTDEV void env_emulate(struct atari_env *e, const struct atari_rom *rom
 	}
 }
 
+/*
+ * Multi-agent ALE draws the console's random numbers (RAM at power-on,
+ * the RIOT timer at each reset) from its one generator, the one sticky
+ * actions draw from (seeded with random_seed), where ale-py has a second
+ * one with a fixed seed (the table of atari_rom).  The timer a reset drew
+ * from the table is replaced by the environment's draw.
+ */
+static HOSTDEV void env_draw_timer(struct atari_env *e, const struct atari_game *g)
+{
+	if (g->reference == ATARI_REF_MULTI_AGENT)
+		atari_riot_reset(&e->m.riot, (uint8_t)(25 + atari_mt_next(&e->rng) % 75));
+}
+
 static HOSTDEV void env_machine_reset(struct atari_env *e, const struct atari_rom *rom,
-				      uint8_t *fb)
+				      const struct atari_game *g, uint8_t *fb)
 {
 	atari_machine_reset(&e->m, rom);
+	env_draw_timer(e, g);
 	if (fb)
 		memset(fb, 0, 2 * (size_t)ATARI_FB_SIZE);
 }
@@ -151,10 +169,11 @@ static HOSTDEV int env_ale_act(struct atari_env *e, const struct atari_rom *rom,
 			       const struct atari_game *g, const struct atari_env_config *cfg,
 			       int action, uint8_t *fb)
 {
-	/* ALE draws for player A, then for player B. */
+	/* ALE draws for player A, then for the others (idle). */
 	if (atari_mt_unit(&e->rng) >= (double)cfg->repeat_action_probability)
 		e->action[0] = (uint8_t)action;
-	(void)atari_mt_unit(&e->rng);
+	for (int p = atari_game_sticky_draws(g, e->mode); p > 1; p--)
+		(void)atari_mt_unit(&e->rng);
 	if (e->gs.terminal || e->truncated)
 		return 0;
 	env_emulate(e, rom, g, cfg, e->action[0], 0, 1, fb);
@@ -175,7 +194,7 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	e->paddle[0] = e->paddle[1] = (ATARI_PADDLE_MIN + paddle_max(g)) / 2;
 	if (g->controller != ATARI_JOYSTICK)
 		env_pots(e, g, 0);
-	env_machine_reset(e, rom, fb);
+	env_machine_reset(e, rom, g, fb);
 	env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 60, fb);
 	env_soft_reset(e, rom, g, cfg, fb);
 	atari_game_reset(g, &e->gs);
@@ -219,6 +238,10 @@ static HOSTDEV void env_ale_reset(struct atari_env *e, const struct atari_rom *r
 	env_soft_reset(e, rom, g, cfg, fb);
 	for (int i = 0, a; (a = atari_game_start_action(g, i)) >= 0; i++)
 		env_emulate(e, rom, g, cfg, a, a == ATARI_RESET, 1, fb);
+	/* Multi-agent ALE ends with two NOOP frames (between them, player B
+	 * repeats the starting actions: its games have none). */
+	if (g->reference == ATARI_REF_MULTI_AGENT)
+		env_emulate(e, rom, g, cfg, ATARI_NOOP, 0, 2, fb);
 }
 
 HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
@@ -229,6 +252,13 @@ HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
 	atari_mt_seed(&e->rng, (uint32_t)(cfg->seed + index));
 	e->frame_complete = 1;
 	atari_machine_power_on(&e->m, rom);
+	if (g->reference == ATARI_REF_MULTI_AGENT) {
+		/* RAM, then the timer of the power-on (replaced by the reset's). */
+		for (int i = 0; i < 128; i++)
+			e->m.riot.ram[i] = (uint8_t)atari_mt_next(&e->rng);
+		(void)atari_mt_next(&e->rng);
+		env_draw_timer(e, g);
+	}
 	atari_machine_configure(&e->m, g->ystart, g->height, !g->no_hmove_blanks);
 	if (fb)
 		memset(fb, 0, 2 * (size_t)ATARI_FB_SIZE);
@@ -253,8 +283,13 @@ HOSTDEV void atari_env_load(struct atari_env *e, const struct atari_rom *rom,
 				atari_machine_configure(&e->m, g->ystart, ATARI_PAL_HEIGHT,
 							!g->no_hmove_blanks);
 		}
-		env_machine_reset(e, rom, fb);
+		env_machine_reset(e, rom, g, fb);
 	}
+	if (g->pal)
+		atari_tia_set_format(&e->m.tia, 1);
+	/* Multi-agent ALE seeds its generator again once the console is made. */
+	if (g->reference == ATARI_REF_MULTI_AGENT)
+		atari_mt_seed(&e->rng, (uint32_t)(cfg->seed + index));
 	e->difficulty = 0;
 	e->mode = (uint16_t)atari_game_default_mode(g);
 	env_ale_reset(e, rom, g, cfg, fb);
@@ -298,7 +333,7 @@ HOSTDEV int atari_env_game_over(const struct atari_env *e)
 
 HOSTDEV int atari_env_lives(const struct atari_env *e)
 {
-	return e->gs.terminal ? 0 : e->gs.lives;
+	return e->gs.terminal && !e->gs.keep_lives ? 0 : e->gs.lives;
 }
 
 HOSTDEV int atari_env_terminal(const struct atari_env *e, const struct atari_env_config *cfg)

@@ -21,7 +21,7 @@ enum {
 	G_BASIC_MATH, G_FLAG_CAPTURE, G_HUMAN_CANNONBALL, G_LOST_LUGGAGE, G_SPACE_WAR,
 	G_HANGMAN, G_TIC_TAC_TOE_3D, G_VIDEO_CHESS, G_CASINO, G_BACKGAMMON, G_VIDEO_CHECKERS,
 	G_ADVENTURE, G_WORD_ZAPPER, G_VIDEO_CUBE, G_KLAX, G_DOUBLE_DUNK,
-	G_PITFALL2, G_MINIATURE_GOLF,
+	G_PITFALL2, G_MINIATURE_GOLF, G_COMBAT, G_JOUST, G_MAZE_CRAZE, G_WARLORDS,
 };
 
 #define A(x) (1u << ATARI_##x)
@@ -36,7 +36,7 @@ enum {
 /* ... with difficulties (bit d for difficulty d). */
 #define SIMPLE_D(diffs, name, title, md5, id, minimal, start, nstart, lives) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
-	  NO_MODE, lives, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, diffs, 0 }
+	  NO_MODE, lives, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, diffs, 0, REF_ALE }
 /* A joystick game with the default display whose mode ALE selects, with
  * difficulties and modes: mode m is selected when RAM[addr] == value + m -
  * the default mode (SELECT held `frames` frames a press). */
@@ -44,9 +44,11 @@ enum {
 		frames, lives, first) \
 	{ name, title, md5, id, 0, ATARI_JOYSTICK, 0, 60, 34, 210, minimal, start, nstart, \
 	  addr, value, -1, 0, frames, lives, 1, 0, 0, 0, first, 0, 0, 0, MODES(modes), 1, \
-	  diffs, 0 }
+	  diffs, 0, REF_ALE }
+/* The reference is ale-py's ALE (the last fields, game.h). */
+#define REF_ALE ATARI_REF_ALE, { 0, 0, 0 }, 0
 /* The later fields, unused: default mode 0 only, difficulty 0 only. */
-#define NO_EXTRA 0, 0, 0, NULL, 0, 0, 0, 0, 0
+#define NO_EXTRA 0, 0, 0, NULL, 0, 0, 0, 0, 0, REF_ALE
 /* Mode lists (ALE's getAvailableModes; the first is the default). */
 static const uint16_t modes_air_raid[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 static const uint16_t modes_crossbow[] = { 0, 2, 4, 6 };
@@ -128,7 +130,7 @@ static const uint16_t modes_zaxxon[] = { 0, 8, 16, 24 };
 	    nohmove, swap, pmax, verified) \
 	{ name, title, md5, id, 0, ctrl, 0, 60, ystart, height, minimal, s1, n1, \
 	  addr, value, addr2, value2, sel, lives, verified, nohmove, 0, swap, 0, s2, n2, \
-	  first, modes, nmodes, nolist, mul, diffs, pmax }
+	  first, modes, nmodes, nolist, mul, diffs, pmax, REF_ALE }
 /* The same, with actions ALE turns into NOOP (bit a for action a). */
 #define XGI(illegal, ...) XGI_(illegal, __VA_ARGS__)
 #define XGI_(illegal, name, title, md5, id, ctrl, ystart, height, minimal, s1, n1, s2, n2, \
@@ -136,8 +138,31 @@ static const uint16_t modes_zaxxon[] = { 0, 8, 16, 24 };
 	     nohmove, swap, pmax, verified) \
 	{ name, title, md5, id, 0, ctrl, 0, 60, ystart, height, minimal, s1, n1, \
 	  addr, value, addr2, value2, sel, lives, verified, nohmove, illegal, swap, 0, s2, n2, \
-	  first, modes, nmodes, nolist, mul, diffs, pmax }
+	  first, modes, nmodes, nolist, mul, diffs, pmax, REF_ALE }
 #define NO_MODES NULL, 0, 0
+/*
+ * A game whose reference is multi-agent ALE (game.h): controller, display
+ * window, minimal set, lives at reset, mode selection (RAM byte, value of
+ * the default mode, SELECT frames per press), modes (the one-player modes,
+ * then the two-player, then the four-player: n1, n2 and n4 of them),
+ * difficulties, and a PAL game by its properties (no TV format detection).
+ * No starting actions: multi-agent ALE's player B repeats them.
+ */
+#define MA(name, title, md5, id, ctrl, ystart, height, minimal, lives, addr, value, sel, \
+	   modes, n1, n2, n4, diffs, pal) \
+	{ name, title, md5, id, 0, ctrl, (ctrl) != ATARI_JOYSTICK, (pal) ? 0 : 60, ystart, \
+	  height, minimal, 0, 0, addr, value, -1, 0, sel, lives, 1, 0, 0, 0, 0, 0, 0, 0, \
+	  MODES(modes), 1, diffs, 0, ATARI_REF_MULTI_AGENT, { n1, n2, n4 }, pal }
+static const uint16_t modes_combat[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+					 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27 };
+static const uint16_t modes_joust[] = { 0, 2, 1, 3 };
+static const uint16_t modes_maze_craze[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+					     15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+					     28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+					     41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53,
+					     54, 55, 56, 57, 58, 59, 60, 61, 62, 63 };
+static const uint16_t modes_warlords[] = { 4, 9, 14, 19, 3, 5, 8, 10, 13, 15, 18, 20, 23,
+					   1, 6, 11, 16, 21 };
 /* MD5 of share/roms/catch.bin as the build assembles it (a test checks it). */
 #define CATCH_MD5 "0d86d32974ce16f76406c387ec5b95e1"
 
@@ -150,23 +175,23 @@ const struct atari_game atari_games[] = {
 	{ "pong", "Video Olympics (Pong)", "60e0ea3cbe0913d39803477945e9e5ec", G_PONG, 0,
 	  ATARI_PADDLES_SWAPPED, 1, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, MODES(pong), 1, 15u, 0 },
+	  0x96, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, MODES(pong), 1, 15u, 0, REF_ALE },
 	{ "breakout", "Breakout", "f34f08e5eb96e500e851a80be3277a56", G_BREAKOUT, 0,
 	  ATARI_PADDLES, 1, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0, 0, 0, 0, 0, MODES(breakout), 1, 3u, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT), 0, 0, 0xb2, 0, -1, 0, 1, 5, 1, 0, 0, 0, 0, 0, 0, 0, MODES(breakout), 1, 3u, 0, REF_ALE },
 	{ "space_invaders", "Space Invaders", "72ffbef6504b75e69ee1045af9075f66",
 	  G_SPACE_INVADERS, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0,
-	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0, MODES(space_invaders), 1, 3u, 0 },
+	  0xdc, 0, -1, 0, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0, MODES(space_invaders), 1, 3u, 0, REF_ALE },
 	{ "seaquest", "Seaquest", "240bfbac5163af4df5ae713985386f92", G_SEAQUEST, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0, REF_ALE },
 	{ "qbert", "Q*bert", "484b0076816a104875e00467d431c2d2", G_QBERT, 0,
 	  ATARI_JOYSTICK, 0, 60, 40, 210,
-	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
+	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN), 0, 0, NO_MODE, 4, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0, REF_ALE },
 	{ "beam_rider", "Beamrider", "79ab4123a83dc11d468fb2108ea09e2e", G_BEAM_RIDER, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(UPRIGHT) | A(UPLEFT) |
-	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE), ATARI_RIGHT, 1, NO_MODE, 3, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0, REF_ALE },
 	{ "enduro", "Enduro", "94b92a882f6dbaa6993a46e2dcc58402", G_ENDURO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(DOWN) | A(DOWNRIGHT) | A(DOWNLEFT) |
@@ -175,26 +200,26 @@ const struct atari_game atari_games[] = {
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
 	  A(DOWNRIGHT) | A(DOWNLEFT), 0, 0, 0x99, 1, 0xa1, 1, 10, 3, 1, 1, 0, 0, 0, 0, 0, 0,
-	  MODES(m0123), 0, 0u, 0 },
+	  MODES(m0123), 0, 0u, 0, REF_ALE },
 	{ "asterix", "Asterix", "89a68746eff7f266bbf08de2483abe55", G_ASTERIX, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) | A(UPLEFT) |
 	  A(DOWNRIGHT) | A(DOWNLEFT), ATARI_FIRE, 1, NO_MODE, 3, 1, 0, 0, 0, 0, NO_EXTRA },
 	{ "boxing", "Boxing", "c3ef5c4653212088eda54dc91d787870", G_BOXING, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE, 0, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0, REF_ALE },
 	{ "freeway", "Freeway", "8e0ab801b1705a740b476b7f588c6d16", G_FREEWAY, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, A(NOOP) | A(UP) | A(DOWN), 0, 0,
-	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, MODES(freeway), 1, 3u, 0 },
+	  0x80, 0, -1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, MODES(freeway), 1, 3u, 0, REF_ALE },
 	{ "asteroids", "Asteroids", "ccbd36746ed4525821a8083b0d6d2c2c", G_ASTEROIDS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPRIGHT) |
 	  A(UPLEFT) | A(UPFIRE) | A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE) |
-	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0, 0, 0, 0, 0, MODES(asteroids), 1, 9u, 0 },
+	  A(UPRIGHTFIRE) | A(UPLEFTFIRE), 0, 0, 0x80, 0, -1, 0, 2, 4, 1, 1, 0, 0, 0, 0, 0, 0, MODES(asteroids), 1, 9u, 0, REF_ALE },
 	{ "atlantis", "Atlantis", "9ad36e699ef6f45d9eb6c4cf90475c9f", G_ATLANTIS, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210,
-	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0, 0, 0, 0, 0, MODES(atlantis), 1, 1u, 0 },
+	  A(NOOP) | A(FIRE) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0, 0x8d, 0, -1, 0, 2, 6, 1, 0, 0, 0, 0, 0, 0, 0, MODES(atlantis), 1, 1u, 0, REF_ALE },
 	{ "frostbite", "Frostbite", "4ca73eb959299471788f0b685c3ba0b5", G_FROSTBITE, 0,
-	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0, 0, 0, 0, 0, 0, MODES(frostbite), 1, 1u, 0 },
+	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x80, 0, -1, 0, 1, 4, 1, 0, 0, 0, 0, 0, 0, 0, MODES(frostbite), 1, 1u, 0, REF_ALE },
 	{ "montezuma_revenge", "Montezuma's Revenge", "3347a6dd59049b15a38394aa2dafa585",
 	  G_MONTEZUMA, 0, ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, NO_MODE,
 	  6, 1, 0, 0, 0, 0, NO_EXTRA },
@@ -237,13 +262,13 @@ const struct atari_game atari_games[] = {
 	{ "up_n_down", "Up'n Down", "a499d720e7ee35c62424de882a3351b6", G_UP_N_DOWN, 0,
 	  ATARI_JOYSTICK, 0, 60, 30, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), ATARI_FIRE, 1,
-	  NO_MODE, 5, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0 },
+	  NO_MODE, 5, 1, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 15u, 0, REF_ALE },
 	SIMPLE_D(15u, "venture", "Venture", "3e899eba0ca8cd2972da1ae5479b4f0d", G_VENTURE,
 	       ALL_ACTIONS, 0, 0, 4),
 	{ "wizard_of_wor", "Wizard of Wor", "7e8aa18bc9502eb57daaf5e7c1e94da7",
 	  G_WIZARD_OF_WOR, 0, ATARI_JOYSTICK, 0, 60, 34, 210,
 	  A(NOOP) | A(FIRE) | A(UP) | A(RIGHT) | A(LEFT) | A(DOWN) | A(UPFIRE) |
-	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0 },
+	  A(RIGHTFIRE) | A(LEFTFIRE) | A(DOWNFIRE), 0, 0, NO_MODE, 3, 1, 0, 0, 1, 0, 0, 0, 0, NULL, 0, 0, 0, 3u, 0, REF_ALE },
 	MODED_M(15u, m0123, "alien", "Alien", "f1a0a23e6464d954e3a9579c4ccd01c8", G_ALIEN,
 	      ALL_ACTIONS, 0, 0, 0x81, 0, 1, 3, 0),
 	MODED_M(15u, bank_heist, "bank_heist", "Bank Heist", "00ce0bdd43aed84a983bef38fe7f5ee3", G_BANK_HEIST,
@@ -263,10 +288,10 @@ const struct atari_game atari_games[] = {
 	/* James Bond and Kangaroo show their mode with an offset on the title screen. */
 	{ "jamesbond", "James Bond 007", "e51030251e440cffaab1ac63438b44ae", G_JAMESBOND, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0x8c, 0, 0x8c, 0x48, 20, 6, 1,
-	  0, 0, 0, 0, 0, 0, 0, MODES(m01), 1, 1u, 0 },
+	  0, 0, 0, 0, 0, 0, 0, MODES(m01), 1, 1u, 0, REF_ALE },
 	{ "kangaroo", "Kangaroo", "4326edb70ff20d0ee5ba58fa5cb09d60", G_KANGAROO, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xba, 0, 0xba, 0x80, 2, 3, 1,
-	  0, 0, 0, 0, 0, 0, 0, MODES(m01), 1, 1u, 0 },
+	  0, 0, 0, 0, 0, 0, 0, MODES(m01), 1, 1u, 0, REF_ALE },
 	MODED_M(1u, m0to4, "gravitar", "Gravitar", "8ac18076d01a6b63acf6e2cab4968940", G_GRAVITAR,
 	      ALL_ACTIONS, ATARI_FIRE, 16, 0x80, 0, 10, 6, 0),
 	MODED_M(3u, crazy_climber, "crazy_climber", "Crazy Climber", "55ef7b65066428367844342ed59f956c",
@@ -276,7 +301,7 @@ const struct atari_game atari_games[] = {
 	      ALL_ACTIONS, 0, 0, 0xf4, 0, 15, 5, 0),
 	{ "battle_zone", "Battle Zone", "41f252a66c6301f1e8ab3612c19bc5d4", G_BATTLE_ZONE, 0,
 	  ATARI_JOYSTICK, 0, 60, 34, 210, ALL_ACTIONS, 0, 0, 0xa1, 1, -1, 0, 2, 5, 1, 1, 0, 0,
-	  0, 0, 0, 0, MODES(battle_zone), 1, 1u, 0 },
+	  0, 0, 0, 0, MODES(battle_zone), 1, 1u, 0, REF_ALE },
 	MODED_M(3u, bowling, "bowling", "Bowling", "c9b7afad3bfd922e006a6bfc1d4f3fe7", G_BOWLING,
 	      A(NOOP) | A(FIRE) | A(UP) | A(DOWN) | A(UPFIRE) | A(DOWNFIRE), 0, 0, 0x02, 0, 2,
 	      0, 0),
@@ -473,6 +498,27 @@ const struct atari_game atari_games[] = {
 	XG("miniature_golf", "Miniature Golf", "df62a658496ac98a3aa4a6ee5719c251",
 	   G_MINIATURE_GOLF, ATARI_JOYSTICK, 34, 210, ALL_ACTIONS, 0, 0, 0, 0, 1, NO_MODE, 0,
 	   NO_MODES, 0, D01, 0, 0, 0, 1),
+	/*
+	 * Two-player games, as multi-agent ALE defines them, seen by player A
+	 * with the other players idle.  Combat: the score difference, the game
+	 * over when a player reaches 99 or the timer ends ($88); its modes are
+	 * all two-player games (RAM $80 is the mode less 1).
+	 */
+	MA("combat", "Combat", "0ef64cdbecccb7049752a3de0b7ade14", G_COMBAT, ATARI_JOYSTICK, 39,
+	   256, ALL_ACTIONS, 0, 0x80, 0, 1, combat, 0, 27, 0, D0123, 0),
+	/* Joust: player A's score and lives; modes 0 and 2 one player, 1 and 3
+	 * two (the mode is $F8 mod 4). */
+	MA("joust", "Joust", "3276c777cbe97cdd2b4a63ffc16b7151", G_JOUST, ATARI_JOYSTICK, 34, 210,
+	   ALL_ACTIONS, 5, 0xf8, 0, 1, joust, 2, 2, 0, D0, 0),
+	/* Maze Craze: -1 when player A is caught, 1 or -1 for the maze's end;
+	 * lives 0, or -1 once caught.  A PAL cartridge by its properties. */
+	MA("maze_craze", "Maze Craze", "ed2218b3075d15eaa34e3356025ccca3", G_MAZE_CRAZE,
+	   ATARI_JOYSTICK, 34, 250, ALL_ACTIONS, 0, 0xbd, 0, 2, maze_craze, 0, 64, 0, D0, 1),
+	/* Warlords: -1 when player A's castle falls, 1 for the last lord
+	 * standing; lives 0, or -1 once fallen.  Four paddles. */
+	MA("warlords", "Warlords", "cbe5a166550a8129a5e6d374901dffad", G_WARLORDS, ATARI_PADDLES,
+	   34, 210, A(NOOP) | A(FIRE) | A(RIGHT) | A(LEFT) | A(RIGHTFIRE) | A(LEFTFIRE), 0, 0xd9,
+	   3, 1, warlords, 4, 9, 5, D0, 0),
 };
 const int atari_games_count = (int)(sizeof(atari_games) / sizeof(atari_games[0]));
 
@@ -501,6 +547,24 @@ const struct atari_game *atari_game_by_name(const char *name)
 		if (strcmp(atari_games[i].name, name) == 0)
 			return &atari_games[i];
 	return NULL;
+}
+
+const char *atari_game_reference_name(const struct atari_game *g)
+{
+	if (g->verified < 0)
+		return "none";
+	return g->reference == ATARI_REF_MULTI_AGENT ? "multi-agent-ale-py" : "ale-py";
+}
+
+HOSTDEV int atari_game_sticky_draws(const struct atari_game *g, int mode)
+{
+	int i = 0;
+
+	if (g->reference != ATARI_REF_MULTI_AGENT)
+		return 2;
+	while (i < g->n_modes && g->modes[i] != mode)
+		i++;
+	return i < g->mode_players[0] ? 1 : i < g->mode_players[0] + g->mode_players[1] ? 2 : 4;
 }
 
 int atari_game_modes(const struct atari_game *g, int *out, int max)
@@ -560,6 +624,9 @@ HOSTDEV void atari_game_reset(const struct atari_game *g, struct atari_game_stat
 		s->score = 1000;
 	if (g->id == G_PITFALL2)
 		s->score = 4000;
+	if (g->id == G_MAZE_CRAZE)
+		s->last_lives = 0;
+	s->keep_lives = g->reference == ATARI_REF_MULTI_AGENT;
 }
 
 HOSTDEV void atari_game_mode_selected(const struct atari_game *g, int mode,
@@ -569,6 +636,8 @@ HOSTDEV void atari_game_mode_selected(const struct atari_game *g, int mode,
 		s->started = 1;
 	if (g->id == G_VIDEO_CHECKERS)
 		s->started = mode >= 11;
+	if (g->id == G_JOUST)		/* a two-player game */
+		s->started = mode & 1;
 }
 
 HOSTDEV int atari_game_mode_value(const struct atari_game *g, int mode)
@@ -594,6 +663,8 @@ HOSTDEV int atari_game_mode_ok(const struct atari_game *g, int mode, const uint8
 		v &= 0x1f;
 	if (g->id == G_ADVENTURE)
 		v = (v >> 1) & 3;
+	if (g->id == G_JOUST)
+		v &= 3;
 	if (g->mode_addr2 == g->mode_addr)	/* either value */
 		return v == want || v == want - g->mode_value + g->mode_value2;
 	if (g->id == G_MS_PACMAN && mode != 0)	/* games 1-3 in variation 0 */
@@ -1510,6 +1581,57 @@ HOSTDEV void atari_game_step(const struct atari_game *g, const uint8_t *ram,
 				s->hits += s->shown;
 			s->shown = shown;
 		}
+		break;
+	}
+	case G_COMBAT: {
+		int me = bcd1(ram, 0xa1), them = bcd1(ram, 0xa2);
+
+		set_score(s, me - them);
+		s->terminal = me == 99 || them == 99 || RAM(0x88) == 0;
+		break;
+	}
+	case G_JOUST: {
+		/* started: a two-player mode, over when both players are */
+		int me = bcd3(ram, 0x87, 0x85, 0x83), them = bcd3(ram, 0x88, 0x86, 0x84);
+
+		set_score(s, me);
+		s->lives = (int8_t)RAM(0x81);
+		if (s->started)
+			s->terminal = me >= 990000 || them >= 990000 ||
+				      (s->lives == -1 && (int8_t)RAM(0x82) == -1);
+		else
+			s->terminal = me >= 990000 || s->lives == -1;
+		break;
+	}
+	case G_MAZE_CRAZE: {
+		/* last_lives: bit 0 player A is caught, bit 1 player B; $EC and
+		 * $ED are $FF once a player has reached the maze's end */
+		int won = (RAM(0xec) == 0xff) - (RAM(0xed) == 0xff);
+
+		s->reward = 0;
+		if (!(s->last_lives & 1) && (RAM(0xea) & 0x40)) {
+			s->last_lives |= 1;
+			s->reward = -1;
+		}
+		if (!(s->last_lives & 2) && (RAM(0xeb) & 0x40))
+			s->last_lives |= 2;
+		if (won != 0 && !(s->last_lives & 1))
+			s->reward = (s->last_lives & 2) ? 1 : won;
+		s->terminal = won != 0 || s->last_lives == 3;
+		s->lives = (s->last_lives & 1) ? -1 : 0;
+		break;
+	}
+	case G_WARLORDS: {
+		/* bits 7-4 of $EE: the castles of players A to D have fallen */
+		int fallen = RAM(0xee) >> 4, me = (fallen & 8) ? -1 : 0, standing = 4;
+
+		for (v = fallen; v; v >>= 1)
+			standing -= v & 1;
+		s->reward = me < s->lives ? -1 : 0;
+		s->lives = me;
+		s->terminal = standing <= 1;
+		if (s->terminal && me == 0)
+			s->reward = 1;
 		break;
 	}
 	case G_HOMEBREW:

@@ -65,7 +65,7 @@ struct atari_game {
 	 */
 	int mode_addr, mode_value, mode_addr2, mode_value2, select_frames;
 	int lives_at_reset;	/* lives before the first frame of an episode */
-	int verified;		/* 1 passes the ALE parity test, 0 not yet, -1 no ALE reference */
+	int verified;		/* 1 passes the parity test with its reference, 0 not yet, -1 no reference */
 	int no_hmove_blanks;	/* HMOVE does not blank the line start (Stella property) */
 	uint32_t illegal;	/* actions ALE turns into NOOP: bit a for action a */
 	int swap_ports;		/* player A's joystick is in the right port */
@@ -91,7 +91,36 @@ struct atari_game {
 	int mode_mul;
 	unsigned difficulties;
 	int paddle_max;		/* paddle range maximum in ohms (0: ATARI_PADDLE_MAX) */
+	int reference;		/* the emulator `verified` compares with: ATARI_REF_* */
+	/*
+	 * Multi-agent ALE's games: how many of modes[] (in that order) are its
+	 * one-, two- and four-player modes.  Player A is the agent; the other
+	 * players' controllers are left idle (NOOP).
+	 */
+	uint8_t mode_players[3];
+	uint8_t pal;		/* a PAL game by its properties (no TV format detection) */
 };
+
+/*
+ * References.  ale-py's ALE (0.12) is the reference of every game it
+ * supports.  It refuses the four two-player games among the ROMs it ships
+ * (Combat, Joust, Maze Craze, Warlords); their reference is the
+ * multi-agent ALE of PettingZoo's Atari environments (multi-agent-ale-py
+ * 0.1.11), whose environment differs from ale-py's (atari/env.h).
+ */
+#define ATARI_REF_ALE 0
+#define ATARI_REF_MULTI_AGENT 1
+
+/* The reference's name: "ale-py", "multi-agent-ale-py", or "none" for a
+ * game with no reference (verified -1). */
+const char *atari_game_reference_name(const struct atari_game *g);
+
+/*
+ * The sticky-action decisions ALE's act() draws every frame in `mode`:
+ * ale-py draws two (players A and B) in every game; multi-agent ALE one
+ * per player of the mode (1, 2 or 4).
+ */
+HOSTDEV int atari_game_sticky_draws(const struct atari_game *g, int mode);
 
 /* The game's default mode: the first ALE lists (a constant table entry
  * cannot hold modes[0] itself: not a compile-time constant in C). */
@@ -134,7 +163,8 @@ struct atari_game_state {
 	int32_t last_lives;
 	uint8_t terminal;
 	uint8_t started;
-	uint8_t pad_[2];
+	uint8_t keep_lives;	/* lives() is the game's count even once over (multi-agent ALE) */
+	uint8_t pad_;
 	/* Miniature Golf: the hole, its par, the hits before the shown count
 	 * last wrapped, the count shown, and the count when the hole began. */
 	int32_t hole, par, hits, shown, hits_at_hole;
