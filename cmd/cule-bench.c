@@ -310,13 +310,13 @@ static int cmd_games(int argc, char **argv, void *ctx)
 	static const struct core_col cols[] = {
 		{ .name = "game" }, { .name = "title" }, { .name = "md5" },
 		{ .name = "cart" }, { .name = "controller" }, { .name = "parity" },
-		{ .name = "modes" }, { .name = "difficulties" },
+		{ .name = "modes" }, { .name = "difficulties" }, { .name = "reference" },
 	};
 	const struct args *a = parse(argc, argv, ctx, NULL);
 	struct core_table t;
 
 	open_output(a);
-	core_table_init(&t, cols, 8, 0);
+	core_table_init(&t, cols, 9, 0);
 	for (int i = 1; i < atari_games_count; i++) {
 		const struct atari_game *g = &atari_games[i];
 
@@ -329,6 +329,7 @@ static int cmd_games(int argc, char **argv, void *ctx)
 		check(core_table_set_str(&t, 5, parity_name(g)));
 		check(core_table_set_str(&t, 6, value_list(g, atari_game_modes)));
 		check(core_table_set_str(&t, 7, value_list(g, atari_game_difficulties)));
+		check(core_table_set_str(&t, 8, atari_game_reference_name(g)));
 	}
 	return finish(&t, a);
 }
@@ -340,6 +341,7 @@ static int cmd_info(int argc, char **argv, void *ctx)
 		{ .name = "md5" }, { .name = "cart" }, { .name = "game" }, { .name = "controller" },
 		{ .name = "state_bytes", .type = CORE_COL_BYTES },
 		{ .name = "env_bytes", .type = CORE_COL_BYTES }, { .name = "parity" },
+		{ .name = "reference" },
 	};
 	const char *operand = NULL;
 	struct args *a = parse(argc, argv, ctx, &operand);
@@ -353,7 +355,7 @@ static int cmd_info(int argc, char **argv, void *ctx)
 		core_cli_usage_error(&cli, "info takes one ROM");
 	open_output(a);
 	g = load_rom(&rom, a);
-	core_table_init(&t, cols, 9, CORE_TABLE_RECORD);
+	core_table_init(&t, cols, 10, CORE_TABLE_RECORD);
 	check(core_table_add_row(&t, 0));
 	check(core_table_set_str(&t, 0, a->rom));
 	check(core_table_set_bytes(&t, 1, rom.size));
@@ -364,6 +366,7 @@ static int cmd_info(int argc, char **argv, void *ctx)
 	check(core_table_set_bytes(&t, 6, sizeof(struct atari_machine)));
 	check(core_table_set_bytes(&t, 7, sizeof(struct atari_env)));
 	check(core_table_set_str(&t, 8, parity_name(g)));
+	check(core_table_set_str(&t, 9, g->id ? atari_game_reference_name(g) : "none"));
 	atari_rom_release(&rom);
 	return finish(&t, a);
 }

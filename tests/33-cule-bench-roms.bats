@@ -13,12 +13,12 @@ setup() {
 @test "info: size, MD5, cartridge type, game and state size of a ROM" {
 	run cule-bench info -f csv "$ROM"
 	assert_success
-	assert_line --index 0 "file,bytes,md5,cart,game,controller,state_bytes,env_bytes,parity"
-	IFS=, read -r file bytes md5 cart game ctrl state env parity <<< "${lines[1]}"
+	assert_line --index 0 "file,bytes,md5,cart,game,controller,state_bytes,env_bytes,parity,reference"
+	IFS=, read -r file bytes md5 cart game ctrl state env parity ref <<< "${lines[1]}"
 	[ "$bytes" = 4096 ] && [ "$cart" = 4K ] && [ "$game" = catch ] && [ "$ctrl" = joystick ]
 	[ "$md5" = "$(md5sum < "$ROM" | cut -c1-32)" ]
 	[ "$state" -lt 4096 ] && [ "$env" -ge "$state" ]
-	[ "$parity" = n/a ]
+	[ "$parity" = n/a ] && [ "$ref" = none ]
 }
 
 @test "info: an unknown ROM is plain emulation" {
@@ -31,13 +31,14 @@ setup() {
 	assert_success
 }
 
-@test "games: every game has a name, a title, an MD5 and parity status" {
+@test "games: every game has a name, a title, an MD5, parity status and its reference" {
 	run cule-bench games -f csv
 	assert_success
-	assert_line --index 0 "game,title,md5,cart,controller,parity,modes,difficulties"
+	assert_line --index 0 "game,title,md5,cart,controller,parity,modes,difficulties,reference"
 	[ "${#lines[@]}" -ge 17 ]
 	echo "$output" | awk -F, 'NR > 1 && (length($3) != 32 || $6 !~ /^(yes|no|n\/a)$/ ||
-		$7 !~ /^[0-9]+( [0-9]+)*$/ || $8 !~ /^[0-3]( [0-3])*$/) { print; exit 1 }'
+		$7 !~ /^[0-9]+( [0-9]+)*$/ || $8 !~ /^[0-3]( [0-3])*$/ ||
+		$9 !~ /^(ale-py|multi-agent-ale-py|none)$/ || ($6 == "n/a") != ($9 == "none")) { print; exit 1 }'
 	[ "$(echo "$output" | awk -F, '$6 == "yes"' | wc -l)" -ge 80 ]
 }
 
@@ -97,7 +98,7 @@ setup() {
 	python3 - out.csv "$name" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-assert len(rows) == 2 and len(rows[1]) == len(rows[0]) == 9, rows
+assert len(rows) == 2 and len(rows[1]) == len(rows[0]) == 10, rows
 assert rows[1][0] == sys.argv[2] and rows[1][4] == "catch", rows
 PY
 }
@@ -111,8 +112,8 @@ o = json.loads(sys.argv[1])
 assert o["bytes"] == 4096 and o["game"] == "catch" and isinstance(o["state_bytes"], int), o' "$output"
 	run cule-bench info -f table "$ROM"
 	assert_success
-	assert_line --index 0 --regexp '^file +bytes +md5 +cart +game +controller +state_bytes +env_bytes +parity$'
-	assert_line --index 1 --regexp ' 4\.00 KiB  [0-9a-f]{32}  4K +catch +joystick +[0-9.]+ KiB +[0-9.]+ KiB +n/a$'
+	assert_line --index 0 --regexp '^file +bytes +md5 +cart +game +controller +state_bytes +env_bytes +parity +reference$'
+	assert_line --index 1 --regexp ' 4\.00 KiB  [0-9a-f]{32}  4K +catch +joystick +[0-9.]+ KiB +[0-9.]+ KiB +n/a +none$'
 }
 
 @test "games --format json: one array; jsonl: one object per line, as many as CSV rows" {
@@ -125,7 +126,7 @@ import json, sys
 a = json.loads(sys.argv[1])
 assert isinstance(a, list) and len(a) == int(sys.argv[2]), len(a)
 assert all(list(o) == ["game", "title", "md5", "cart", "controller", "parity", "modes",
-                      "difficulties"] for o in a)' "$output" "$n"
+                      "difficulties", "reference"] for o in a)' "$output" "$n"
 	run cule-bench games -f jsonl
 	assert_success
 	[ "${#lines[@]}" -eq "$n" ]

@@ -99,3 +99,89 @@ compare_with_ale() {
 	compare_traces "$t.gym.ours" "$t.gym.ale" "reset after loading, sticky actions 0.25"
 }
 
+
+# ---- Multi-agent ALE ----
+# Combat, Joust, Maze Craze and Warlords have multi-agent ALE
+# (multi-agent-ale-py) as their reference, which CI lacks: their traces are
+# committed in compact form (tests/parity/multi-agent.py: action, reward,
+# terminal, lives and a chained hash of RAM and screen per frame), one file
+# per case of tests/parity/multi-agent/cases.  make check replays them
+# (tests/35-cule-bench-multi-agent.bats); make check-parity also traces
+# multi-agent ALE live (tests/parity/all-games.bats).
+
+MA_DIR="$TOP/tests/parity/multi-agent"
+
+# ma_cases GAME: the names of the game's cases.
+ma_cases() {
+	awk -v g="$1" '!/^#/ && NF && $2 == g { print $1 }' "$MA_DIR/cases"
+}
+
+# ma_ours CASE REF OUT: cule-bench's compact trace of CASE, with the actions
+# of the compact trace REF (gzip-compressed), into OUT.
+ma_ours() {
+	local case=$1 ref=$2 out=$3 roms game seed frames opts
+	read -r game seed frames opts < <(awk -v c="$case" '!/^#/ && $1 == c { $1 = ""; print }' \
+		"$MA_DIR/cases") || true
+	[ -n "$game" ] || fail "no case '$case' in $MA_DIR/cases"
+	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	[ -f "$roms/$game.bin" ] || skip "ale-py has no ROM $game.bin"
+	gzip -dc "$ref" | tail -n +2 | cut -d, -f1 > "$out.actions" || fail "cannot read '$ref'"
+	# shellcheck disable=SC2086  # the case's options are words
+	cule-bench trace --rom "$roms/$game.bin" --game "$game" --actions "$out.actions" \
+		--seed "$seed" $opts > "$out.full" || fail "cule-bench failed ($case)"
+	[ "$(wc -l < "$out.full")" -eq $((frames + 1)) ] ||
+		fail "cule-bench wrote $(wc -l < "$out.full") lines ($case)"
+	python3 "$TOP/tests/parity/multi-agent.py" compact < "$out.full" > "$out" ||
+		fail "cannot compact the trace ($case)"
+}
+
+# compare_compact OURS REF WHAT: the compact traces OURS and REF (gzip) are
+# the same; otherwise name the first differing frame and column.
+compare_compact() {
+	local ours=$1 ref=$2 what=$3
+	if ! gzip -dc "$ref" | cmp -s "$ours" -; then
+		gzip -dc "$ref" | paste -d'\n' "$ours" - | awk -F, '
+			NR % 2 == 1 { a = $0; next }
+			{ split(a, x, ","); split($0, y, ","); f = NR / 2 - 1
+			  split("action,reward,terminal,lives,state", col, ",")
+			  for (i = 1; i <= 5; i++) if (x[i] != y[i]) {
+				if (i == 5)
+					print "first difference: RAM or screen, in frames " same + 1 "-" f
+				else
+					print "first difference: frame " f ", column " col[i] ": ours " x[i] \
+						", reference " y[i]
+				exit }
+			  if (y[5] != "") same = f }'
+		fail "differs from multi-agent ALE ($what)"
+	fi
+}
+
+# compare_with_committed GAME: every case of GAME equals its committed trace.
+compare_with_committed() {
+	local game=$1 c n=0
+	skip_unless_python ale_py
+	for c in $(ma_cases "$game"); do
+		[ -f "$MA_DIR/$c.csv.gz" ] || fail "no committed trace $c.csv.gz"
+		ma_ours "$c" "$MA_DIR/$c.csv.gz" "$BATS_TEST_TMPDIR/$c"
+		compare_compact "$BATS_TEST_TMPDIR/$c" "$MA_DIR/$c.csv.gz" "case $c"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || fail "no case of $game in $MA_DIR/cases"
+}
+
+# compare_with_multi_agent GAME: every case of GAME traced live by
+# multi-agent ALE equals cule-bench's, and the committed trace.
+compare_with_multi_agent() {
+	local game=$1 c live=$BATS_TEST_TMPDIR/live
+	skip_unless_python ale_py multi_agent_ale_py
+	mkdir -p "$live"
+	# shellcheck disable=SC2046  # the names are words
+	python3 "$TOP/tests/parity/multi-agent.py" write --cule-bench "$(command -v cule-bench)" \
+		-o "$live" $(ma_cases "$game") || fail "multi-agent.py write failed"
+	for c in $(ma_cases "$game"); do
+		ma_ours "$c" "$live/$c.csv.gz" "$BATS_TEST_TMPDIR/$c"
+		compare_compact "$BATS_TEST_TMPDIR/$c" "$live/$c.csv.gz" "case $c, live"
+		gzip -dc "$live/$c.csv.gz" | cmp -s - <(gzip -dc "$MA_DIR/$c.csv.gz") ||
+			fail "the committed trace $c.csv.gz is not multi-agent ALE's of today (tests/parity/multi-agent.py write)"
+	done
+}

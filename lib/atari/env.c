@@ -351,7 +351,8 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 		action = ATARI_NOOP;
 	for (int i = 0; i < cfg->frameskip; i++)
 		sum += env_ale_act(e, rom, g, cfg, action, fb);
-	if (cfg->episodic_life && e->gs.lives < lives && e->gs.lives > 0)
+	/* A multi-agent game's lives reach 0 or -1 with the game going on. */
+	if (cfg->episodic_life && e->gs.lives < lives && (e->gs.lives > 0 || e->gs.keep_lives))
 		e->life_lost = 1;
 	return sum;
 }

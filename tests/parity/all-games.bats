@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # Parity with ALE for every supported game, one test each (make
-# check-parity; make check runs a slice: tests/31-cule-bench-parity.bats).
+# check-parity; make check runs a slice: tests/31-cule-bench-parity.bats),
+# and with multi-agent ALE for the four games that are its (make check
+# replays its committed traces: tests/35-cule-bench-multi-agent.bats).
 # A game whose ROM ale-py lacks is skipped, saying so.
 
 load ../helpers
@@ -117,6 +119,14 @@ setup_file() {
 @test "trace --game pitfall2: identical to ALE for 3,000 frames" { compare_with_ale pitfall2; }
 @test "trace --game miniature_golf: identical to ALE for 3,000 frames" { compare_with_ale miniature_golf; }
 
+# The games whose reference is multi-agent ALE: traced live (when
+# multi-agent-ale-py is installed), compared with cule-bench and with the
+# committed traces that make check replays (tests/35-cule-bench-multi-agent.bats).
+@test "trace --game combat: identical to multi-agent ALE, live" { compare_with_multi_agent combat; }
+@test "trace --game joust: identical to multi-agent ALE, live" { compare_with_multi_agent joust; }
+@test "trace --game maze_craze: identical to multi-agent ALE, live" { compare_with_multi_agent maze_craze; }
+@test "trace --game warlords: identical to multi-agent ALE, live" { compare_with_multi_agent warlords; }
+
 @test "trace: the parity table of the man page lists exactly the games that claim parity" {
 	want=$(cule-bench games -f csv | awk -F, 'NR > 1 && $6 == "yes" { print $1 }' | sort)
 	got=$(awk '/^\.Sh SUPPORTED GAMES/ { on = 1 } /^\.El/ { on = 0 }
@@ -124,6 +134,7 @@ setup_file() {
 	[ "$got" = "$want" ] || fail "man page: $got
 games: $want"
 	for g in $want; do
-		grep -q "compare_with_ale $g;" "$BATS_TEST_FILENAME" || fail "no parity test for $g"
+		grep -q "compare_with_ale $g;\|compare_with_multi_agent $g;" "$BATS_TEST_FILENAME" ||
+			fail "no parity test for $g"
 	done
 }

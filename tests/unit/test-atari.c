@@ -103,6 +103,59 @@ static void test_modes(void)
 		atari_game_mode_value(g, 3) == 3, "modes: Ms. Pac-Man's are 0-3, game 1 twice");
 }
 
+/*
+ * The two-player games of multi-agent ALE: one sticky draw per player of
+ * the mode, player A's reward and lives from RAM, lives kept once over.
+ */
+static void test_multi_agent(void)
+{
+	const struct atari_game *g = atari_game_by_name("warlords");
+	struct atari_game_state s;
+	uint8_t ram[128] = { 0 };
+
+	TEST_OK(g && atari_game_sticky_draws(g, 4) == 1 && atari_game_sticky_draws(g, 3) == 2 &&
+		atari_game_sticky_draws(g, 1) == 4 &&
+		atari_game_sticky_draws(atari_game_by_name("pong"), 0) == 2 &&
+		atari_game_sticky_draws(atari_game_by_name("combat"), 1) == 2,
+		"multi-agent: a sticky draw per player of the mode; ale-py's games two");
+	TEST_OK(!strcmp(atari_game_reference_name(g), "multi-agent-ale-py") &&
+		!strcmp(atari_game_reference_name(atari_game_by_name("pong")), "ale-py") &&
+		!strcmp(atari_game_reference_name(atari_game_by_name("catch")), "none"),
+		"multi-agent: reference names");
+	atari_game_reset(g, &s);
+	ram[0xee & 0x7f] = 0x40;			/* player B's castle falls */
+	atari_game_step(g, ram, NULL, &s);
+	TEST_OK(s.reward == 0 && !s.terminal && s.lives == 0, "multi-agent: Warlords, B falls");
+	ram[0xee & 0x7f] = 0x70;			/* then C and D: A is the last lord */
+	atari_game_step(g, ram, NULL, &s);
+	TEST_OK(s.reward == 1 && s.terminal && s.keep_lives, "multi-agent: Warlords, A wins");
+	atari_game_reset(g, &s);
+	ram[0xee & 0x7f] = 0x80;			/* A's castle falls */
+	atari_game_step(g, ram, NULL, &s);
+	TEST_OK(s.reward == -1 && !s.terminal && s.lives == -1, "multi-agent: Warlords, A falls");
+	g = atari_game_by_name("maze_craze");
+	memset(ram, 0, sizeof(ram));
+	atari_game_reset(g, &s);
+	ram[0xeb & 0x7f] = 0x40;			/* B is caught, then A reaches the end */
+	atari_game_step(g, ram, NULL, &s);
+	ram[0xec & 0x7f] = 0xff;
+	atari_game_step(g, ram, NULL, &s);
+	TEST_OK(s.reward == 1 && s.terminal && s.lives == 0, "multi-agent: Maze Craze, A wins");
+	g = atari_game_by_name("joust");
+	memset(ram, 0, sizeof(ram));
+	ram[0xf8 & 0x7f] = 0x07;			/* $F8 mod 4 is the mode */
+	TEST_OK(g && atari_game_mode_ok(g, 3, ram, NULL) && !atari_game_mode_ok(g, 1, ram, NULL),
+		"multi-agent: Joust's mode is $F8 mod 4");
+	atari_game_reset(g, &s);
+	atari_game_mode_selected(g, 1, &s);		/* two players: both must be out */
+	ram[0x81 & 0x7f] = 0xff;
+	atari_game_step(g, ram, NULL, &s);
+	TEST_OK(!s.terminal && s.lives == -1, "multi-agent: Joust, two players, A out");
+	ram[0x82 & 0x7f] = 0xff;
+	atari_game_step(g, ram, NULL, &s);
+	TEST_OK(s.terminal && s.lives == -1, "multi-agent: Joust, both out");
+}
+
 /* A batch refuses a mode or difficulty its game does not have. */
 static void test_batch_modes(void)
 {
@@ -391,6 +444,7 @@ int main(void)
 	test_rng();
 	test_mt();
 	test_modes();
+	test_multi_agent();
 	test_batch_modes();
 	test_detect();
 	test_banks();

@@ -203,7 +203,7 @@ static PyObject *vec_layout(VecObject *self, PyObject *unused)
 		return NULL;
 	for (int a = 0; a < v->n_actions; a++)
 		PyTuple_SET_ITEM(acts, a, PyLong_FromLong(v->actions[a]));
-	return Py_BuildValue("{s:n,s:i,s:i,s:i,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:N,s:s,s:s,s:i}",
+	return Py_BuildValue("{s:n,s:i,s:i,s:i,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:N,s:s,s:s,s:i,s:s}",
 		"batch_bytes", (Py_ssize_t)v->batch_bytes, "rings", v->rings,
 		"batch_size", v->vc.batch_size, "height", v->height,
 		"frame_size", (Py_ssize_t)v->frame_size, "obs_size", (Py_ssize_t)v->obs_size,
@@ -213,7 +213,7 @@ static PyObject *vec_layout(VecObject *self, PyObject *unused)
 		"episode_frame_number", (Py_ssize_t)v->off_episode_frame,
 		"frame_number", (Py_ssize_t)v->off_frame, "env_id", (Py_ssize_t)v->off_env_id,
 		"actions", acts, "game", v->game->name, "md5", v->rom.md5,
-		"verified", v->game->verified);
+		"verified", v->game->verified, "reference", atari_game_reference_name(v->game));
 }
 
 static int vec_getbuffer(VecObject *self, Py_buffer *view, int flags)
@@ -253,14 +253,15 @@ static PyTypeObject VecType = {
 	.tp_as_buffer = &vec_as_buffer,
 };
 
-/* games() -> [(name, title, md5, verified)] */
+/* games() -> [(name, title, md5, verified, reference)] */
 static PyObject *mod_games(PyObject *self, PyObject *unused)
 {
 	PyObject *list = PyList_New(0);
 
 	for (int k = 1; list && k < atari_games_count; k++) {
 		const struct atari_game *g = &atari_games[k];
-		PyObject *t = Py_BuildValue("(sssi)", g->name, g->title, g->md5, g->verified);
+		PyObject *t = Py_BuildValue("(sssis)", g->name, g->title, g->md5, g->verified,
+					    atari_game_reference_name(g));
 
 		if (!t || PyList_Append(list, t) < 0) {
 			Py_XDECREF(t);
@@ -273,7 +274,7 @@ static PyObject *mod_games(PyObject *self, PyObject *unused)
 }
 
 static PyMethodDef mod_methods[] = {
-	{ "games", mod_games, METH_NOARGS, "games() -> [(name, title, md5, verified)]" },
+	{ "games", mod_games, METH_NOARGS, "games() -> [(name, title, md5, verified, reference)]" },
 	{ NULL, NULL, 0, NULL }
 };
 

@@ -52,8 +52,11 @@ _OBS_TYPES = {"grayscale": _atari.OBS_GRAY, "rgb": _atari.OBS_RGB, "ram": _atari
 
 
 def games():
-    """The supported games: [(name, title, md5, verified)], verified 1 when
-    the parity test with ALE passes, 0 not yet, -1 without an ALE reference."""
+    """The supported games: [(name, title, md5, verified, reference)],
+    verified 1 when the parity test with the game's reference passes, 0 not
+    yet, -1 without a reference; reference "ale-py" (ALE), or
+    "multi-agent-ale-py" (multi-agent ALE, for the two-player games ale-py
+    refuses: player A's view, the others idle), or "none"."""
     return _atari.games()
 
 
@@ -361,7 +364,7 @@ class VectorEnv(gym.vector.VectorEnv):
 
 
 def _register():
-    for name, _title, _md5, _verified in _atari.games():
+    for name, _title, _md5, _verified, _reference in _atari.games():
         env_id = f"rlkit/{_camel(name)}-v5"
         if env_id not in gym.registry:
             gym.register(id=env_id, vector_entry_point="rlkit.atari:VectorEnv",

@@ -18,7 +18,8 @@ def ale_random_seed(seed):
     reset(seed=seed)."""
     return int(np.uint32(ra.ale_seed(seed)).astype(np.int32))
 
-GAMES = [name for name, _title, _md5, verified in ra.games() if verified == 1]
+GAMES = [name for name, _title, _md5, verified, reference in ra.games()
+         if verified == 1 and reference == "ale-py"]
 
 
 def test_the_verified_games_are_many():
@@ -176,3 +177,41 @@ def test_seeded_like_gymnasium_atari_env(game):
         if t and term.any():
             break
     assert t > 20
+
+
+# The two-player games ale-py refuses follow multi-agent ALE (PettingZoo's
+# emulator), player A's view with the other players given NOOP: modes of
+# one, two and four players, and Maze Craze's PAL colours.
+MULTI_AGENT = [("combat", None), ("combat", 20), ("joust", 1), ("maze_craze", 4),
+               ("warlords", 1)]
+
+
+@pytest.mark.parametrize("game,mode", MULTI_AGENT)
+def test_two_player_games_as_multi_agent_ale(game, mode):
+    ma = pytest.importorskip("multi_agent_ale_py")
+    ma.ALEInterface.setLoggerMode(ma.ALEInterface.Logger.Error)
+    ale = ma.ALEInterface()
+    ale.setInt("random_seed", ale_random_seed(4))   # positive: 0 would be the clock's
+    ale.setFloat("repeat_action_probability", 0.25)
+    ale.setInt("frame_skip", 1)
+    ale.loadROM(ra.rom_path(game))
+    if mode is not None:
+        ale.setMode(mode)
+    ale.reset_game()
+    env = ra.VectorEnv(game, 1, frameskip=4, repeat_action_probability=0.25, obs_type="rgb",
+                       resize=None, maxpool=False, noop_max=0, max_episode_steps=0,
+                       threads=1, mode=mode)
+    assert list(env.action_set) == [int(a) for a in ale.getMinimalActionSet()]
+    idle = [0] * (ale.numPlayersActive() - 1)
+    obs, info = env.reset(seed=4)
+    assert np.array_equal(obs[0], ale.getScreenRGB()), "screen after reset"
+    choice = np.random.default_rng(4).integers(0, len(env.action_set), 400)
+    for t, a in enumerate(choice):
+        reward = sum(int(ale.act([int(env.action_set[a])] + idle)[0]) for _ in range(4))
+        obs, r, term, _, info = env.step(np.array([a]))
+        assert r[0] == reward, f"step {t + 1}: reward"
+        assert bool(term[0]) == ale.game_over(), f"step {t + 1}: termination"
+        assert info["lives"][0] == ale.allLives()[0], f"step {t + 1}: lives"
+        assert np.array_equal(obs[0], ale.getScreenRGB()), f"step {t + 1}: screen"
+        if term[0]:
+            break
