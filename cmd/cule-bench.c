@@ -366,7 +366,7 @@ static int cmd_info(int argc, char **argv, void *ctx)
 	check(core_table_set_bytes(&t, 6, sizeof(struct atari_machine)));
 	check(core_table_set_bytes(&t, 7, sizeof(struct atari_env)));
 	check(core_table_set_str(&t, 8, parity_name(g)));
-	check(core_table_set_str(&t, 9, g->id ? atari_game_reference_name(g) : "none"));
+	check(core_table_set_str(&t, 9, atari_game_reference_name(g)));
 	atari_rom_release(&rom);
 	return finish(&t, a);
 }

@@ -36,7 +36,7 @@ setup_file() {
 @test "parity: Solaris, seed 1 and sticky actions, reads a TIA register across a page at frame 3,733 as ALE does" {
 	local roms
 	skip_unless_python ale_py
-	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	roms=$(ale_roms)
 	[ -f "$roms/solaris.bin" ] || skip "ale-py has no ROM solaris.bin"
 	cd "$BATS_TEST_TMPDIR" || fail "no test folder"
 	FRAMES=3800

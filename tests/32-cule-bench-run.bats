@@ -35,7 +35,7 @@ setup() {
 
 @test "run --obs: observations have the game's screen height, as ALE's getScreenDims" {
 	skip_unless_python ale_py
-	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	roms=$(ale_roms)
 	# Pong 210 rows, Carnival 214, Pooyan 220, Journey Escape 230, Air Raid
 	# 250 (PAL); 84x84 whatever the height.
 	for spec in pong:210 carnival:214 pooyan:220 journey_escape:230 air_raid:250; do

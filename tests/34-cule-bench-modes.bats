@@ -18,7 +18,7 @@ setup() {
 with_ale() {
 	local game=$1 opt=$2 value=$3 roms
 	skip_unless_python ale_py
-	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	roms=$(ale_roms)
 	[ -f "$roms/$game.bin" ] || skip "ale-py has no ROM $game.bin"
 	cule-bench trace --rom "$roms/$game.bin" --game "$game" --frames "$FRAMES" --seed 3 \
 		--reset "$opt" "$value" > ours.csv || fail "cule-bench failed"
@@ -86,7 +86,7 @@ with_ale() {
 
 @test "--mode: the valid modes and difficulties are ALE's" {
 	skip_unless_python ale_py
-	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	roms=$(ale_roms)
 	[ -f "$roms/pooyan.bin" ] || skip "ale-py has no ROM pooyan.bin"
 	run --separate-stderr cule-bench trace --rom "$roms/pooyan.bin" --frames 5 --mode 20
 	[ "$status" -eq 2 ]

@@ -56,7 +56,7 @@ load parity
 @test "--mode: a mode multi-agent ALE does not list is a usage error naming the valid ones" {
 	local roms
 	skip_unless_python ale_py
-	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	roms=$(ale_roms)
 	[ -f "$roms/warlords.bin" ] || skip "ale-py has no ROM warlords.bin"
 	run --separate-stderr cule-bench trace --rom "$roms/warlords.bin" --frames 1 --mode 2
 	[ "$status" -eq 2 ]
@@ -69,7 +69,7 @@ load parity
 @test "games: modes, difficulties and minimal action sets are multi-agent ALE's (its one-, two- and four-player modes in turn)" {
 	local roms g want got
 	skip_unless_python ale_py multi_agent_ale_py
-	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	roms=$(ale_roms)
 	for g in combat joust maze_craze warlords; do
 		want=$(python3 -c '
 import multi_agent_ale_py as m, sys

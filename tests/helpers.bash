@@ -45,6 +45,11 @@ skip_unless_python() {
 	done
 }
 
+# ale_roms: the folder of the ROMs ale-py ships (ale_py/roms).
+ale_roms() {
+	python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))'
+}
+
 # The usage lines of `prog --help`, without "usage:"/"or:", one per line.
 help_synopsis() {
 	"$1" --help | sed -n -e 's/^usage: //p' -e 's/^   or: //p'

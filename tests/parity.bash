@@ -47,7 +47,7 @@ in_slice() {
 parity_setup_file() {
 	local roms games g
 	python3 -c 'import ale_py' 2>/dev/null || return 0
-	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	roms=$(ale_roms)
 	games=$(parity_games)
 	: > "$BATS_FILE_TMPDIR/batch.load"
 	: > "$BATS_FILE_TMPDIR/batch.gym"
@@ -123,7 +123,7 @@ ma_ours() {
 	read -r game seed frames opts < <(awk -v c="$case" '!/^#/ && $1 == c { $1 = ""; print }' \
 		"$MA_DIR/cases") || true
 	[ -n "$game" ] || fail "no case '$case' in $MA_DIR/cases"
-	roms=$(python3 -c 'import ale_py, os; print(os.path.join(os.path.dirname(ale_py.__file__), "roms"))')
+	roms=$(ale_roms)
 	[ -f "$roms/$game.bin" ] || skip "ale-py has no ROM $game.bin"
 	gzip -dc "$ref" | tail -n +2 | cut -d, -f1 > "$out.actions" || fail "cannot read '$ref'"
 	# shellcheck disable=SC2086  # the case's options are words

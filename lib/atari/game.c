@@ -551,7 +551,7 @@ const struct atari_game *atari_game_by_name(const char *name)
 
 const char *atari_game_reference_name(const struct atari_game *g)
 {
-	if (g->verified < 0)
+	if (!g->id || g->verified < 0)
 		return "none";
 	return g->reference == ATARI_REF_MULTI_AGENT ? "multi-agent-ale-py" : "ale-py";
 }

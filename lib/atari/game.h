@@ -112,7 +112,7 @@ struct atari_game {
 #define ATARI_REF_MULTI_AGENT 1
 
 /* The reference's name: "ale-py", "multi-agent-ale-py", or "none" for a
- * game with no reference (verified -1). */
+ * game with no reference (verified -1) and for an unknown ROM. */
 const char *atari_game_reference_name(const struct atari_game *g);
 
 /*

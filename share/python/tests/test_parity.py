@@ -22,6 +22,19 @@ GAMES = [name for name, _title, _md5, verified, reference in ra.games()
          if verified == 1 and reference == "ale-py"]
 
 
+def as_gymnasium_drives(ale, game, mode, seed):
+    """ale (either ALE) loaded with game as Gymnasium drives it: ALE's frame
+    skip 1, sticky actions 0.25, the mode set, reset_game after loadROM."""
+    ale.setInt("random_seed", ale_random_seed(seed))
+    ale.setFloat("repeat_action_probability", 0.25)
+    ale.setInt("frame_skip", 1)
+    ale.loadROM(ra.rom_path(game))
+    if mode is not None:
+        ale.setMode(mode)
+    ale.reset_game()
+    return ale
+
+
 def test_the_verified_games_are_many():
     assert len(GAMES) >= 30
 
@@ -126,14 +139,7 @@ GYM_DRIVEN = [("double_dunk", None), ("adventure", 1), ("adventure", 2), ("frogg
 @pytest.mark.parametrize("game,mode", GYM_DRIVEN)
 def test_frameskip_4_and_sticky_actions_as_gymnasium_drives_ale(game, mode):
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    ale = ale_py.ALEInterface()
-    ale.setInt("random_seed", ale_random_seed(5))
-    ale.setFloat("repeat_action_probability", 0.25)
-    ale.setInt("frame_skip", 1)
-    ale.loadROM(ra.rom_path(game))
-    if mode is not None:
-        ale.setMode(mode)
-    ale.reset_game()
+    ale = as_gymnasium_drives(ale_py.ALEInterface(), game, mode, 5)
     env = ra.VectorEnv(game, 1, frameskip=4, repeat_action_probability=0.25, obs_type="ram",
                        noop_max=0, max_episode_steps=0, threads=1, mode=mode)
     actions = list(ale_py.Action)
@@ -190,14 +196,8 @@ MULTI_AGENT = [("combat", None), ("combat", 20), ("joust", 1), ("maze_craze", 4)
 def test_two_player_games_as_multi_agent_ale(game, mode):
     ma = pytest.importorskip("multi_agent_ale_py")
     ma.ALEInterface.setLoggerMode(ma.ALEInterface.Logger.Error)
-    ale = ma.ALEInterface()
-    ale.setInt("random_seed", ale_random_seed(4))   # positive: 0 would be the clock's
-    ale.setFloat("repeat_action_probability", 0.25)
-    ale.setInt("frame_skip", 1)
-    ale.loadROM(ra.rom_path(game))
-    if mode is not None:
-        ale.setMode(mode)
-    ale.reset_game()
+    # ale_random_seed is positive: multi-agent ALE's 0 would be the clock's.
+    ale = as_gymnasium_drives(ma.ALEInterface(), game, mode, 4)
     env = ra.VectorEnv(game, 1, frameskip=4, repeat_action_probability=0.25, obs_type="rgb",
                        resize=None, maxpool=False, noop_max=0, max_episode_steps=0,
                        threads=1, mode=mode)
