@@ -359,6 +359,7 @@ static void progress_cb(void *ctx, const struct fiber_pool_stats *st, int input_
 
 static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 {
+	static char out_buf[1 << 16];	/* stdout's (glibc sizes a buffer it allocates itself) */
 	struct core_error err = CORE_ERROR_INIT;
 	struct fiber_pool_opts o = { 0 };
 	struct fiber_pool_stats st;
@@ -428,6 +429,12 @@ static int run_pool(const struct args *a, struct fiber_backend *b, char **argv)
 		if (!a->quiet)
 			core_msg_note("reading tasks from the terminal, one per line; end with Ctrl-D");
 	}
+	/*
+	 * Records can be tens of KB (rlkit.pool's pickles): a write per 64 KiB,
+	 * not per 4 KiB (a pipe's default buffer).  Output is flushed after
+	 * every batch of records, so nothing waits in the buffer.
+	 */
+	setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 	ret = fiber_pool_run(&o, &st, &err);
 	if (bar.started) {
 		bar.p.drawn = 0;	/* the last state, then clear the line */

@@ -26,6 +26,7 @@ Everything else in this module's namespace comes from multiprocessing
 See rlkit-pool(3).
 """
 import base64
+import binascii
 import collections
 import itertools
 import json
@@ -123,6 +124,13 @@ def _slots(path):
 
 
 def _chunks(items, size):
+    """items in chunks of size.  A list, tuple or range is sliced: no item
+    is touched on the way, and a chunk of a range is a range (a few bytes
+    of pickle, not its numbers)."""
+    if type(items) in (list, tuple, range):
+        for start in range(0, len(items), size):
+            yield items[start:start + size]
+        return
     it = iter(items)
     while True:
         chunk = list(itertools.islice(it, size))
@@ -132,6 +140,23 @@ def _chunks(items, size):
 
 
 _BATCH_BYTES = 1 << 20
+
+
+_OK_RESULT = b',"status":"ok","result":"'
+
+
+def _ok_record(line):
+    """(id, result) of an "ok" record, read without json: fiberrun writes
+    id, status and result first (fiberrun-protocol(5)), and our results are
+    hex, with nothing to unescape.  None for any other record."""
+    if line.startswith(b'{"id":'):
+        i = line.find(_OK_RESULT, 6, 40)
+        if i > 0 and line[6:i].isdigit():
+            start = i + len(_OK_RESULT)
+            end = line.find(b'"', start)
+            if end > 0:
+                return int(line[6:i]), line[start:end]
+    return None
 
 
 def _write_lines(f, lines):
@@ -454,7 +479,7 @@ class Pool:
                 lazy = isinstance(job.result, IMapIterator)
                 for index, chunk in enumerate(job.chunks):
                     try:
-                        line = base64.b64encode(pickle.dumps((job.kind, job.func, chunk),
+                        line = binascii.b2a_hex(pickle.dumps((job.kind, job.func, chunk),
                                                              protocol=pickle.HIGHEST_PROTOCOL))
                     except Exception as e:
                         job.result._chunk(index, False, e)
@@ -469,9 +494,12 @@ class Pool:
                     batch.append(line)
                     size += len(line) + 1
                     count = index + 1
-                    # One write per batch: a write per chunk hands the GIL
-                    # back and forth with the reader and delays both.
-                    if lazy or size >= _BATCH_BYTES:
+                    # A chunk goes at once while the workers may be short
+                    # of work (under two chunks each in flight); beyond
+                    # that, one write per batch: a write per chunk hands
+                    # the GIL back and forth with the reader and delays both.
+                    if lazy or size >= _BATCH_BYTES or \
+                            self._unfinished - len(batch) < 2 * self._processes:
                         _write_lines(stdin, batch)
                         batch, size = [], 0
                 if batch and self._state != "terminate":
@@ -500,19 +528,23 @@ class Pool:
 
     def _read_records(self):
         for line in self._proc.stdout:
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                # Not ours to read: fiberrun is not what we expect; stop it.
-                self._proc.send_signal(signal.SIGTERM)
-                return
+            ok = _ok_record(line)
+            if ok:
+                rec = {"id": ok[0], "status": "ok"}
+            else:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    # Not ours to read: fiberrun is not what we expect; stop it.
+                    self._proc.send_signal(signal.SIGTERM)
+                    return
             with self._lock:
                 job, index = self._pending.pop(rec["id"], (None, 0))
             if job is None:
                 continue
             if rec["status"] == "ok":
                 try:
-                    res = pickle.loads(base64.b64decode(rec["result"]))
+                    res = pickle.loads(binascii.a2b_hex(ok[1] if ok else rec["result"]))
                 except Exception as e:
                     res = (False, e, "")
                 if res[0]:

@@ -84,6 +84,46 @@ def test_map_starmap_apply(pool):
     assert pool.map(square, iter(range(5))) == [0, 1, 4, 9, 16]
 
 
+class ListOfOwn(list):
+    pass
+
+
+def test_sequences_go_in_slices(pool):
+    """A list, tuple or range is cut in slices (a range's are ranges), any
+    other iterable item by item: the same results at any chunk size."""
+    for items in (range(-50, 151, 7), range(100, 0, -3), range(0), tuple(range(37)),
+                  list(range(37)), ListOfOwn(range(9)), {3: "a", 1: "b"}):
+        for chunksize in (None, 1, 4, 1000):
+            assert pool.map(square, items, chunksize) == [x * x for x in items], (items, chunksize)
+    assert list(pool.imap(square, range(5, 25, 2), chunksize=3)) == [x * x for x in range(5, 25, 2)]
+    assert pool.starmap(add, ((1, 2), (3, 4), (5, 6)), chunksize=2) == [3, 7, 11]
+
+
+def test_a_worker_goes_on_after_a_failed_task():
+    # One worker: the task after the failure is its own.  (It reads tasks
+    # in place; a traceback that held on to one would stop it.)
+    with mp.Pool(1) as one:
+        for _ in range(3):
+            with pytest.raises(ValueError):
+                one.apply(fail_on, (3,))
+            assert one.map(square, range(50), chunksize=7) == [x * x for x in range(50)]
+
+
+def test_ok_records_read_without_json():
+    """Records read by hand give what json gives; anything else is left
+    to json."""
+    import json
+    lines = [b'{"id":12,"status":"ok","result":"8004950a","line":12,"worker":0,"attempts":1}\n',
+             b'{"id":3,"status":"ok","result":"","worker":1,"host":null}\n']
+    for line in lines:
+        rec = json.loads(line)
+        assert mp._ok_record(line) == (rec["id"], rec["result"].encode())
+    for line in (b'{"id":4,"status":"error","result":null,"error":"x"}\n',
+                 b'{"id":"a","status":"ok","result":"00"}\n',
+                 b'{"id":5,"status":"failed","result":null}\n', b'not json\n', b''):
+        assert mp._ok_record(line) is None
+
+
 def test_imap_in_order_and_unordered(pool):
     assert list(pool.imap(square, range(20))) == [x * x for x in range(20)]
     assert list(pool.imap(square, (x for x in range(20)), chunksize=4)) == [x * x for x in range(20)]
