@@ -391,7 +391,9 @@ class Pool:
         if maxtasksperchild:
             wenv["RLKIT_POOL_MAXTASKS"] = str(maxtasksperchild)
         self._cmd = cmd
-        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=wenv)
+        # Records of tens of KB: read 64 KiB at a time, not 8.
+        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=wenv,
+                                      bufsize=1 << 16)
         self._state = "run"
         self._lock = threading.Lock()
         self._pending = {}          # fiberrun task id (line number) -> (job, chunk index)
