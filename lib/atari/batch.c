@@ -6,18 +6,16 @@
 #include <unistd.h>
 
 #include "atari/batch.h"
-#include "core/splitmix.h"
 #include "core/sys.h"
 
-enum job_kind { JOB_INIT, JOB_OBSERVE, JOB_STEP, JOB_RUN };
+enum job_kind { JOB_INIT, JOB_OBSERVE, JOB_RUN };
 
 struct job {
 	struct atari_batch *b;
 	enum job_kind kind;
 	int first, last;		/* environments [first, last) */
-	const int *actions;
 	long steps;
-	struct atari_batch_stats stats;
+	struct atari_run_counts counts;
 };
 
 static uint8_t *env_fb(struct atari_batch *b, int i)
@@ -25,54 +23,31 @@ static uint8_t *env_fb(struct atari_batch *b, int i)
 	return b->fb ? b->fb + (size_t)i * 2 * ATARI_FB_SIZE : NULL;
 }
 
-static void env_obs(struct atari_batch *b, int i)
+static uint8_t *env_obs(struct atari_batch *b, int i)
 {
-	if (b->obs && b->obs_size)
-		atari_env_observe(&b->envs[i], &b->cfg, env_fb(b, i), b->obs + (size_t)i * b->obs_size);
+	return b->obs && b->obs_size ? b->obs + (size_t)i * b->obs_size : NULL;
 }
 
 static void *job_main(void *arg)
 {
 	struct job *j = arg;
 	struct atari_batch *b = j->b;
-	int set[ATARI_ACTIONS], nset = 0;
 
-	for (int a = 0; a < ATARI_ACTIONS; a++)
-		if (b->game->minimal & (1u << a))
-			set[nset++] = a;
 	for (int i = j->first; i < j->last; i++) {
 		struct atari_env *e = &b->envs[i];
-		uint64_t rng = b->cfg.seed ^ (0xa0761d6478bd642full * (uint64_t)(i + 1));
+		uint8_t *obs = env_obs(b, i);
 
 		switch (j->kind) {
 		case JOB_INIT:
 			atari_env_init(e, b->rom, b->game, &b->cfg, (uint32_t)i, env_fb(b, i));
 			break;
 		case JOB_OBSERVE:
-			env_obs(b, i);
-			break;
-		case JOB_STEP:
-			b->rewards[i] = atari_env_step(e, b->rom, b->game, &b->cfg,
-						       j->actions[i], env_fb(b, i));
-			b->dones[i] = (uint8_t)atari_env_terminal(e, &b->cfg);
-			if (b->dones[i])
-				atari_env_reset(e, b->rom, b->game, &b->cfg, env_fb(b, i));
-			env_obs(b, i);
+			if (obs)
+				atari_env_observe(e, &b->cfg, env_fb(b, i), obs);
 			break;
 		case JOB_RUN:
-			for (long s = 0; s < j->steps; s++) {
-				uint32_t before = e->frame;
-
-				j->stats.reward += atari_env_step(e, b->rom, b->game, &b->cfg,
-						set[core_splitmix64(&rng) % (uint64_t)nset], env_fb(b, i));
-				j->stats.frames += e->frame - before;
-				if (atari_env_terminal(e, &b->cfg)) {
-					j->stats.episodes++;
-					atari_env_reset(e, b->rom, b->game, &b->cfg, env_fb(b, i));
-				}
-				env_obs(b, i);
-			}
-			j->stats.steps += (uint64_t)j->steps;
+			atari_env_run(e, b->rom, b->game, &b->cfg, (uint32_t)i, j->steps, env_fb(b, i),
+				      obs, &j->counts);
 			break;
 		}
 	}
@@ -80,8 +55,8 @@ static void *job_main(void *arg)
 }
 
 /* Run a job over all environments, split among the threads. */
-static int batch_run_jobs(struct atari_batch *b, enum job_kind kind, const int *actions,
-			  long steps, struct atari_batch_stats *stats, struct core_error *err)
+static int batch_run_jobs(struct atari_batch *b, enum job_kind kind, long steps,
+			  struct atari_batch_stats *stats, struct core_error *err)
 {
 	int t = b->threads < b->n ? b->threads : b->n;
 	struct job *jobs = calloc((size_t)t, sizeof(*jobs));
@@ -95,7 +70,7 @@ static int batch_run_jobs(struct atari_batch *b, enum job_kind kind, const int *
 	}
 	for (int k = 0; k < t; k++) {
 		jobs[k] = (struct job){ b, kind, (int)((long)b->n * k / t),
-					(int)((long)b->n * (k + 1) / t), actions, steps, { 0, 0, 0, 0 } };
+					(int)((long)b->n * (k + 1) / t), steps, { 0, 0, 0 } };
 		if (k > 0) {
 			int rc = pthread_create(&tids[k], NULL, job_main, &jobs[k]);
 
@@ -112,11 +87,11 @@ static int batch_run_jobs(struct atari_batch *b, enum job_kind kind, const int *
 		pthread_join(tids[k], NULL);
 	if (stats) {
 		memset(stats, 0, sizeof(*stats));
+		stats->steps = (uint64_t)b->n * (uint64_t)steps;
 		for (int k = 0; k < t; k++) {
-			stats->steps += jobs[k].stats.steps;
-			stats->frames += jobs[k].stats.frames;
-			stats->episodes += jobs[k].stats.episodes;
-			stats->reward += jobs[k].stats.reward;
+			stats->frames += jobs[k].counts.frames;
+			stats->episodes += jobs[k].counts.episodes;
+			stats->reward += jobs[k].counts.reward;
 		}
 	}
 	free(jobs);
@@ -142,13 +117,11 @@ int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 	b->n = n;
 	b->threads = threads > 0 ? threads : core_sys_cpus();
 	b->envs = calloc((size_t)n, sizeof(*b->envs));
-	b->rewards = calloc((size_t)n, sizeof(*b->rewards));
-	b->dones = calloc((size_t)n, 1);
 	if (draw)
 		b->fb = calloc((size_t)n, 2 * (size_t)ATARI_FB_SIZE);
-	if (!b->envs || !b->rewards || !b->dones || (draw && !b->fb))
+	if (!b->envs || (draw && !b->fb))
 		goto nomem;
-	if ((ret = batch_run_jobs(b, JOB_INIT, NULL, 0, NULL, err)) < 0)
+	if ((ret = batch_run_jobs(b, JOB_INIT, 0, NULL, err)) < 0)
 		goto fail;
 	/* The height is known once the environments are loaded. */
 	b->height = atari_env_screen_height(&b->envs[0]);
@@ -166,7 +139,7 @@ int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 	b->obs = calloc((size_t)n, b->obs_size);
 	if (!b->obs)
 		goto nomem;
-	if ((ret = batch_run_jobs(b, JOB_OBSERVE, NULL, 0, NULL, err)) < 0)
+	if ((ret = batch_run_jobs(b, JOB_OBSERVE, 0, NULL, err)) < 0)
 		goto fail;
 	return 0;
 nomem:
@@ -176,15 +149,10 @@ fail:
 	return ret;
 }
 
-int atari_batch_step(struct atari_batch *b, const int *actions, struct core_error *err)
-{
-	return batch_run_jobs(b, JOB_STEP, actions, 0, NULL, err);
-}
-
 int atari_batch_run(struct atari_batch *b, long steps, struct atari_batch_stats *stats,
 		    struct core_error *err)
 {
-	return batch_run_jobs(b, JOB_RUN, NULL, steps, stats, err);
+	return batch_run_jobs(b, JOB_RUN, steps, stats, err);
 }
 
 void atari_batch_release(struct atari_batch *b)
@@ -192,8 +160,6 @@ void atari_batch_release(struct atari_batch *b)
 	free(b->envs);
 	free(b->fb);
 	free(b->obs);
-	free(b->rewards);
-	free(b->dones);
 	memset(b, 0, sizeof(*b));
 }
 

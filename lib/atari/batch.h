@@ -1,16 +1,16 @@
 /*
- * Batches of environments stepped together on CPU threads: what cule-bench
- * measures, and what a training loop drives.
+ * Batches of environments run together on CPU threads with random
+ * actions: what cule-bench measures.  (A training loop steps environments
+ * with its own actions through atari/vec.h.)
  *
  *	struct atari_batch b;
  *	if (atari_batch_init(&b, &rom, game, &cfg, 4096, 8, &err) < 0) ...
- *	atari_batch_step(&b, actions);     // b.rewards, b.dones, b.obs
+ *	atari_batch_run(&b, steps, &stats, &err);
  *	atari_batch_release(&b);
  *
  * Environments are independent: environment i is seeded with cfg->seed
  * and i, so results do not depend on the number of threads.  A terminal
- * environment is reset at the end of the step that ended it (b.dones says
- * so); its observation is then the first of the new episode.
+ * environment is reset at the end of the step that ended it.
  *
  * Memory: sizeof(struct atari_env) per environment, plus two frame
  * buffers (ATARI_FB_SIZE bytes each) and an observation when observations
@@ -38,8 +38,6 @@ struct atari_batch {
 	int height;		/* rows of the screen (atari_env_screen_height) */
 	size_t obs_size;	/* bytes of one observation (atari_env_obs_size) */
 	uint8_t *obs;		/* n * obs_size, or NULL */
-	int32_t *rewards;	/* of the last step */
-	uint8_t *dones;		/* the last step ended an episode */
 };
 
 /*
@@ -53,9 +51,6 @@ int atari_batch_init(struct atari_batch *b, const struct atari_rom *rom,
 		     const struct atari_game *g, const struct atari_env_config *cfg,
 		     int n, int threads, struct core_error *err);
 
-/* One step of every environment with actions[i] (ALE action numbers). */
-int atari_batch_step(struct atari_batch *b, const int *actions, struct core_error *err);
-
 /* Totals of a run. */
 struct atari_batch_stats {
 	uint64_t steps;		/* environment steps */
@@ -66,9 +61,9 @@ struct atari_batch_stats {
 
 /*
  * Throughput run: every environment takes `steps` steps with random
- * actions from the game's minimal set (each environment draws its own),
- * resetting at episode ends, each thread on its share of environments
- * without synchronisation.  Fills *stats.
+ * actions from the game's minimal set (atari_env_run, the loop the CUDA
+ * backend runs too), each thread on its share of environments without
+ * synchronisation.  Fills *stats.
  */
 int atari_batch_run(struct atari_batch *b, long steps, struct atari_batch_stats *stats,
 		    struct core_error *err);

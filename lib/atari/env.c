@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "atari/env.h"
+#include "core/splitmix.h"
 
 #define PAL_LINES 285
 #define MODE_TRIES 1024
@@ -496,5 +497,31 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 				out[(oy * 84 + ox) * nch + c] = (uint8_t)(sum / area + 0.5f);
 			}
 		}
+	}
+}
+
+HOSTDEV void atari_env_run(struct atari_env *e, const struct atari_rom *rom,
+			   const struct atari_game *g, const struct atari_env_config *cfg,
+			   uint32_t index, long steps, uint8_t *fb, uint8_t *obs,
+			   struct atari_run_counts *c)
+{
+	uint64_t rng = cfg->seed ^ (0xa0761d6478bd642full * ((uint64_t)index + 1));
+	int set[ATARI_ACTIONS], nset = 0;
+
+	for (int a = 0; a < ATARI_ACTIONS; a++)
+		if (g->minimal & (1u << a))
+			set[nset++] = a;
+	for (long s = 0; s < steps; s++) {
+		uint32_t before = e->frame;
+		int action = set[core_splitmix64(&rng) % (uint64_t)nset];
+
+		c->reward += atari_env_step(e, rom, g, cfg, action, fb);
+		c->frames += e->frame - before;
+		if (atari_env_terminal(e, cfg)) {
+			c->episodes++;
+			atari_env_reset(e, rom, g, cfg, fb);
+		}
+		if (obs)
+			atari_env_observe(e, cfg, fb, obs);
 	}
 }

@@ -176,4 +176,25 @@ HOSTDEV const uint8_t *atari_env_screen(const struct atari_env *e, const uint8_t
 HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env_config *cfg,
 			       const uint8_t *fb, uint8_t *out);
 
+/* What a throughput run adds up (atari_env_run). */
+struct atari_run_counts {
+	uint64_t frames;	/* emulated frames */
+	uint64_t episodes;	/* episodes finished */
+	int64_t reward;		/* sum of rewards */
+};
+
+/*
+ * The throughput run of environment `index`, the one stepping loop of
+ * both the CPU threads (atari_batch_run) and the CUDA kernel: `steps`
+ * steps with random actions from the game's minimal set, drawn from the
+ * environment's own splitmix64 stream (seeded with cfg->seed and index, so
+ * that a run does not depend on how environments are spread over threads
+ * or GPU threads), resetting at episode ends, and observing into `obs`
+ * after each step unless it is NULL.  Adds to *c.
+ */
+HOSTDEV void atari_env_run(struct atari_env *e, const struct atari_rom *rom,
+			   const struct atari_game *g, const struct atari_env_config *cfg,
+			   uint32_t index, long steps, uint8_t *fb, uint8_t *obs,
+			   struct atari_run_counts *c);
+
 #endif

@@ -22,13 +22,6 @@
 #include "atari/game.c"
 #include "atari/env.c"
 #include "atari/cuda.h"
-#include "core/splitmix.h"
-
-/* Per-environment counters of a run, summed on the host. */
-struct run_counts {
-	unsigned long long frames, episodes;
-	long long reward;
-};
 
 __global__ void k_init(struct atari_env *envs, const struct atari_rom *rom,
 		       const struct atari_game *g, struct atari_env_config cfg, int n)
@@ -39,33 +32,15 @@ __global__ void k_init(struct atari_env *envs, const struct atari_rom *rom,
 		atari_env_init(&envs[i], rom, g, &cfg, (uint32_t)i, NULL);
 }
 
+/* Per-environment counters of a run (in device memory), summed on the host. */
 __global__ void k_run(struct atari_env *envs, const struct atari_rom *rom,
 		      const struct atari_game *g, struct atari_env_config cfg, int n,
-		      long steps, struct run_counts *counts)
+		      long steps, struct atari_run_counts *counts)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	int set[ATARI_ACTIONS], nset = 0;
-	uint64_t rng;
-	struct atari_env *e;
 
-	if (i >= n)
-		return;
-	e = &envs[i];
-	rng = cfg.seed ^ (0xa0761d6478bd642full * (uint64_t)(i + 1));
-	for (int a = 0; a < ATARI_ACTIONS; a++)
-		if (g->minimal & (1u << a))
-			set[nset++] = a;
-	for (long s = 0; s < steps; s++) {
-		uint32_t before = e->frame;
-
-		counts[i].reward += atari_env_step(e, rom, g, &cfg,
-						   set[core_splitmix64(&rng) % (uint64_t)nset], NULL);
-		counts[i].frames += e->frame - before;
-		if (atari_env_terminal(e, &cfg)) {
-			counts[i].episodes++;
-			atari_env_reset(e, rom, g, &cfg, NULL);
-		}
-	}
+	if (i < n)
+		atari_env_run(&envs[i], rom, g, &cfg, (uint32_t)i, steps, NULL, NULL, &counts[i]);
 }
 
 #define CUDA_TRY(call) do { \
@@ -89,7 +64,7 @@ int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *
 	struct atari_game *d_game = NULL;
 	uint16_t *d_modes = NULL;
 	struct atari_env *d_envs = NULL;
-	struct run_counts *d_counts = NULL, *counts = NULL;
+	struct atari_run_counts *d_counts = NULL, *counts = NULL;
 	uint8_t *d_data = NULL;
 	uint32_t *d_rng = NULL;
 	struct timespec t0, t1;
@@ -101,7 +76,7 @@ int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *
 			 e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
 		return -ENODEV;
 	}
-	counts = (struct run_counts *)calloc((size_t)n, sizeof(*counts));
+	counts = (struct atari_run_counts *)calloc((size_t)n, sizeof(*counts));
 	if (!counts) {
 		snprintf(errbuf, errlen, "out of memory");
 		return -ENOMEM;
