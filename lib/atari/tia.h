@@ -6,7 +6,8 @@
  * scan line (68 of horizontal blank, 160 visible).  The emulator catches
  * the TIA up lazily: the system bus passes, with every access, the CPU
  * cycle at which the access happens on the bus, and the TIA renders
- * everything up to that point first.
+ * everything up to that point first.  (tia.c holds the registers, timing
+ * and inputs, tia_draw.c the picture; tia_int.h what they share.)
  *
  * Behaviour is that of the TIA inside the Arcade Learning Environment (a
  * Stella-derived emulator), quirks included, so that frames are identical:

@@ -16,6 +16,7 @@
 
 #include "atari/cart.c"
 #include "atari/riot.c"
+#include "atari/tia_draw.c"
 #include "atari/tia.c"
 #include "atari/palette.c"
 #include "atari/machine.c"

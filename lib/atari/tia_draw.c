@@ -1,0 +1,444 @@
+/*
+ * The TIA's picture (see atari/tia.h; its registers and timing are in
+ * tia.c).  The frame is drawn lazily up to the colour clock of each
+ * access, a chunk of a scan line at a time.  Objects are kept as their
+ * position and the state of their copy logic, so a pixel is a pure
+ * function of the registers: no tables, nothing outside the struct.
+ */
+#include <string.h>
+
+#include "atari/tia_int.h"
+
+/* Playfield bit (0-19 of atari_tia.pf) shown at pixel x. */
+static HOSTDEV unsigned pf_bit(unsigned x, unsigned reflect)
+{
+	if (x >= 80) {
+		x -= 80;
+		if (reflect)
+			x = 79 - x;
+	}
+	unsigned q = x >> 2;
+
+	return q < 4 ? q : q < 12 ? 15 - q : q;
+}
+
+/* The 15 collision latches set by the objects in `en`. */
+static HOSTDEV uint16_t collisions(unsigned en)
+{
+	unsigned p0 = en & 1, m0 = (en >> 1) & 1, p1 = (en >> 2) & 1;
+	unsigned m1 = (en >> 3) & 1, bl = (en >> 4) & 1, pf = (en >> 5) & 1;
+
+	return (uint16_t)((m0 & p1) | (m0 & p0) << 1 | (m1 & p0) << 2 | (m1 & p1) << 3 |
+			  (p0 & pf) << 4 | (p0 & bl) << 5 | (p1 & pf) << 6 | (p1 & bl) << 7 |
+			  (m0 & pf) << 8 | (m0 & bl) << 9 | (m1 & pf) << 10 | (m1 & bl) << 11 |
+			  (bl & pf) << 12 | (p0 & p1) << 13 | (m0 & m1) << 14);
+}
+
+/* Colour of a pixel showing the objects `en`, x < 80 on the left half. */
+static HOSTDEV uint8_t pixel_colour(const struct atari_tia *t, unsigned en,
+				    unsigned left)
+{
+	if (t->ctrlpf & 0x04) {
+		if (en & (TIA_PF | TIA_BL))
+			return t->colupf;
+		if (en & (TIA_P0 | TIA_M0))
+			return t->colup0;
+		if (en & (TIA_P1 | TIA_M1))
+			return t->colup1;
+		return t->colubk;
+	}
+	/* 0 background, 1 playfield, 2 player 0, 3 player 1; in score mode
+	 * the left playfield takes player 0's colour and stays above player 1. */
+	unsigned c = 0;
+
+	if (en & TIA_BL)
+		c = 1;
+	if (en & TIA_PF)
+		c = (t->ctrlpf & 0x02) ? (left ? 2 : 3) : 1;
+	if (en & (TIA_P1 | TIA_M1))
+		c = c != 2 ? 3 : 2;
+	if (en & (TIA_P0 | TIA_M0))
+		c = 2;
+	return c == 0 ? t->colubk : c == 1 ? t->colupf : c == 2 ? t->colup0 : t->colup1;
+}
+
+/*
+ * The pixels of each object on the current line, as 160-bit masks (bit x
+ * of word x / 64 for pixel x), cached in atari_tia.masks.
+ */
+struct line_masks {
+	uint64_t m[6][3];	/* P0, M0, P1, M1, BL, PF */
+};
+
+/* OR `width` (at most 32) pixels `bits` (bit 0 first) in from pixel x,
+ * wrapping at the end of the line. */
+static HOSTDEV void mask_or(uint64_t *m, unsigned x, uint64_t bits, unsigned width)
+{
+	unsigned w, b;
+
+	if (x >= 160)
+		x -= 160;
+	if (x + width > 160) {
+		unsigned k = 160 - x;
+
+		m[0] |= bits >> k;
+		bits &= (1ull << k) - 1;
+		width = k;
+	}
+	w = x >> 6;
+	b = x & 63;
+	m[w] |= bits << b;
+	if (b + width > 64)
+		m[w + 1] |= bits >> (64 - b);
+}
+
+static HOSTDEV void player_mask(uint64_t *m, unsigned g, unsigned pos, unsigned mode,
+				unsigned skip)
+{
+	uint64_t pat = reverse8((uint8_t)g);	/* bit r: pixel pos + r */
+
+	if (!g)
+		return;
+	if (mode == 5 || mode == 7) {
+		/* Double and quad width: one copy, starting a pixel late. */
+		unsigned w = mode == 5 ? 2 : 4;
+		uint64_t wide = 0;
+
+		if (skip)
+			return;
+		for (unsigned r = 0; r < 8; r++)
+			if ((pat >> r) & 1)
+				wide |= ((1ull << w) - 1) << (r * w);
+		mask_or(m, pos + 1, wide, 8 * w);
+		return;
+	}
+	unsigned set = copies(mode);
+
+	for (unsigned k = skip ? 1 : 0; k < 5; k++)
+		if ((set >> k) & 1)
+			mask_or(m, pos + 16 * k, pat, 8);
+}
+
+static HOSTDEV void missile_mask(uint64_t *m, unsigned pos, unsigned nusiz,
+				 unsigned m0_mode)
+{
+	unsigned size = (nusiz >> 4) & 3, set = copies(nusiz & 7);
+
+	if (m0_mode == 2)
+		return;
+	if (m0_mode == 1)
+		size |= 1;
+	for (unsigned k = 0; k < 5; k++)
+		if ((set >> k) & 1)
+			mask_or(m, pos + 16 * k, (1ull << (1u << size)) - 1, 1u << size);
+}
+
+/* Bits 0-15 of v spread to every fourth bit, each repeated 4 times: the
+ * pixels of 16 playfield bits. */
+static HOSTDEV uint64_t spread4(uint64_t v)
+{
+	v &= 0xffff;
+	v = (v | (v << 24)) & 0x000000ff000000ffull;
+	v = (v | (v << 12)) & 0x000f000f000f000full;
+	v = (v | (v << 6)) & 0x0303030303030303ull;
+	v = (v | (v << 3)) & 0x1111111111111111ull;
+	return v * 0xf;
+}
+
+/* The playfield's pixels: its 20 bits in the order they are shown (PF0
+ * bits 4-7, PF1 bits 7-0, PF2 bits 0-7), 4 pixels each, on the left half;
+ * the same or reflected on the right half. */
+static HOSTDEV void pf_mask(uint64_t *m, uint32_t pf, unsigned reflect)
+{
+	uint32_t left = (pf & 0xff00f) | ((uint32_t)reverse8((uint8_t)(pf >> 4)) << 4), right = left;
+
+	if (reflect)
+		right = (uint32_t)reverse8((uint8_t)left) << 12 |
+			(uint32_t)reverse8((uint8_t)(left >> 8)) << 4 |
+			(uint32_t)reverse8((uint8_t)(left >> 16)) >> 4;
+	m[0] = spread4(left);
+	m[1] = spread4(left >> 16) | spread4(right) << 16;
+	m[2] = spread4(right >> 12);
+}
+
+/* The masks of the enabled objects, rebuilt when a register changed. */
+static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t)
+{
+	struct line_masks *lm = (struct line_masks *)t->masks;
+	unsigned objs = t->enabled & t->masks_stale;
+
+	if (!t->masks_stale)
+		return lm;
+	for (unsigned o = 0; o < 6; o++)
+		if ((t->masks_stale >> o) & 1)
+			lm->m[o][0] = lm->m[o][1] = lm->m[o][2] = 0;
+	t->masks_stale = 0;
+	if (objs & TIA_P0)
+		player_mask(lm->m[0], t->cur_grp0, t->posp0, t->nusiz0 & 7, t->p0_skip);
+	if (objs & TIA_M0)
+		missile_mask(lm->m[1], t->posm0, t->nusiz0, t->m0_mode);
+	if (objs & TIA_P1)
+		player_mask(lm->m[2], t->cur_grp1, t->posp1, t->nusiz1 & 7, t->p1_skip);
+	if (objs & TIA_M1)
+		missile_mask(lm->m[3], t->posm1, t->nusiz1, 0);
+	if (objs & TIA_BL)
+		mask_or(lm->m[4], t->posbl, (1ull << (1u << ((t->ctrlpf >> 4) & 3))) - 1,
+			1u << ((t->ctrlpf >> 4) & 3));
+	if (objs & TIA_PF)
+		pf_mask(lm->m[5], t->pf, t->pf_reflect);
+	return lm;
+}
+
+/* Objects showing at pixel x. */
+static HOSTDEV unsigned mask_objects(const struct line_masks *lm, unsigned x)
+{
+	unsigned w = x >> 6, b = x & 63;
+
+	return (unsigned)((lm->m[0][w] >> b) & 1) |
+		(unsigned)(((lm->m[1][w] >> b) & 1) << 1) |
+		(unsigned)(((lm->m[2][w] >> b) & 1) << 2) |
+		(unsigned)(((lm->m[3][w] >> b) & 1) << 3) |
+		(unsigned)(((lm->m[4][w] >> b) & 1) << 4) |
+		(unsigned)(((lm->m[5][w] >> b) & 1) << 5);
+}
+
+/* Pixels [x, x + n) of a line as a 160-bit mask. */
+static HOSTDEV void range_mask(unsigned x, unsigned n, uint64_t r[3])
+{
+	for (unsigned w = 0; w < 3; w++) {
+		unsigned lo = 64 * w, hi = lo + 64;
+		unsigned from = x > lo ? x : lo, to = x + n < hi ? x + n : hi;
+
+		r[w] = 0;
+		if (from < to)
+			r[w] = (to - from == 64 ? ~0ull : ((1ull << (to - from)) - 1)) << (from - lo);
+	}
+}
+
+static HOSTDEV unsigned lowest_bit(uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+	return (unsigned)__ffsll((long long)v) - 1;
+#else
+	return (unsigned)__builtin_ctzll(v);
+#endif
+}
+
+/* Latches among `want` set by the objects' pixels in [x, x + n), without
+ * drawing. */
+static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
+					unsigned n, unsigned want)
+{
+	uint64_t r[3], a[6][3];
+	unsigned c = 0;
+
+	range_mask(x, n, r);
+	for (unsigned o = 0; o < 6; o++)
+		for (unsigned w = 0; w < 3; w++)
+			a[o][w] = lm->m[o][w] & r[w];
+#define PAIR(i, j, latch) \
+	if ((want & (latch)) && ((a[i][0] & a[j][0]) | (a[i][1] & a[j][1]) | (a[i][2] & a[j][2]))) \
+		c |= (latch)
+	PAIR(1, 2, 0x0001);	/* M0-P1 */
+	PAIR(1, 0, 0x0002);	/* M0-P0 */
+	PAIR(3, 0, 0x0004);	/* M1-P0 */
+	PAIR(3, 2, 0x0008);	/* M1-P1 */
+	PAIR(0, 5, 0x0010);	/* P0-PF */
+	PAIR(0, 4, 0x0020);	/* P0-BL */
+	PAIR(2, 5, 0x0040);	/* P1-PF */
+	PAIR(2, 4, 0x0080);	/* P1-BL */
+	PAIR(1, 5, 0x0100);	/* M0-PF */
+	PAIR(1, 4, 0x0200);	/* M0-BL */
+	PAIR(3, 5, 0x0400);	/* M1-PF */
+	PAIR(3, 4, 0x0800);	/* M1-BL */
+	PAIR(4, 5, 0x1000);	/* BL-PF */
+	PAIR(0, 2, 0x2000);	/* P0-P1 */
+	PAIR(1, 3, 0x4000);	/* M0-M1 */
+#undef PAIR
+	return (uint16_t)c;
+}
+
+/* Set the pixels of `bits` (pixel 64 * w + b for bit b) to `colour`, a run
+ * of consecutive pixels at a time; p holds the pixels from pixel x on. */
+static HOSTDEV void fill_runs(uint8_t *p, unsigned x, unsigned w, uint64_t bits, uint8_t colour)
+{
+	while (bits) {
+		unsigned s = lowest_bit(bits);
+		uint64_t rest = ~(bits >> s);
+		unsigned len = rest ? lowest_bit(rest) : 64 - s;
+
+		memset(p + (64 * w + s - x), colour, len);
+		bits &= s + len >= 64 ? 0 : ~0ull << (s + len);
+	}
+}
+
+/* Draw the objects' pixels in [x, x + n) over the background at p: the
+ * pixels of one object alone in runs of its colour, those where objects
+ * overlap one at a time (and they collide). */
+static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
+			      unsigned x, unsigned n, uint8_t *p)
+{
+	uint64_t r[3], seen = 0;
+	unsigned last = 64, last_left = 2;
+	uint8_t colour = 0;
+
+	memset(p, t->colubk, n);
+	range_mask(x, n, r);
+	for (unsigned w = 0; w < 3; w++) {
+		uint64_t ones = 0, multi = 0;
+		/* The pixels left of the middle (score mode colours the
+		 * playfield's halves apart). */
+		uint64_t left = w == 0 ? ~0ull : w == 1 ? 0xffffull : 0;
+
+		for (unsigned o = 0; o < 6; o++) {
+			uint64_t a = lm->m[o][w] & r[w];
+
+			multi |= ones & a;
+			ones |= a;
+		}
+		if (!ones)
+			continue;
+		for (unsigned o = 0; o < 6; o++) {
+			uint64_t alone = lm->m[o][w] & r[w] & ~multi;
+
+			if (alone & left)
+				fill_runs(p, x, w, alone & left, pixel_colour(t, 1u << o, 1));
+			if (alone & ~left)
+				fill_runs(p, x, w, alone & ~left, pixel_colour(t, 1u << o, 0));
+		}
+		while (multi) {
+			unsigned px = 64 * w + lowest_bit(multi);
+			unsigned en = mask_objects(lm, px), lft = px < 80;
+
+			multi &= multi - 1;
+			seen |= 1ull << en;
+			if (en != last || lft != last_left) {
+				colour = pixel_colour(t, en, lft);
+				last = en;
+				last_left = lft;
+			}
+			p[px - x] = colour;
+		}
+	}
+	/* Combinations of two objects or more collide. */
+	seen &= 0xfffffffefffefee8ull;
+	while (seen) {
+		t->collision |= collisions(lowest_bit(seen));
+		seen &= seen - 1;
+	}
+}
+
+/* Draw n pixels of the current line from pixel x. */
+static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *fb)
+{
+	uint8_t *p = 0;
+	unsigned i;
+
+	if (fb && t->fb_pos + n <= FB_SIZE)
+		p = fb + t->fb_pos;
+	t->fb_pos += n;
+	if (t->vblank & 0x02) {
+		if (p)
+			memset(p, 0, n);
+		return;
+	}
+	unsigned objs = t->enabled & 0x3f;
+
+	if (objs == 0) {
+		if (p)
+			memset(p, t->colubk, n);
+		return;
+	}
+	if (objs == TIA_PF) {
+		/* The playfield alone keeps the score colours even with
+		 * playfield priority, as the reference draws it. */
+		if (!p)
+			return;
+		for (i = 0; i < n; i++) {
+			unsigned px = x + i;
+
+			if ((t->pf >> pf_bit(px, t->pf_reflect)) & 1)
+				p[i] = (t->ctrlpf & 0x02) ?
+					(px < 80 ? t->colup0 : t->colup1) : t->colupf;
+			else
+				p[i] = t->colubk;
+		}
+		return;
+	}
+	unsigned want = collisions(objs) & ~(unsigned)t->collision & 0x7fff;
+
+	if (!p && !want)
+		return;		/* nothing to draw, no latch left to set */
+
+	const struct line_masks *lm = line_masks(t);
+
+	if (p)
+		mask_draw(t, lm, x, n, p);
+	else
+		t->collision |= mask_collisions(lm, x, n, want);
+}
+
+/* What the beam does at the end of each drawn scan line. */
+static HOSTDEV void line_end(struct atari_tia *t)
+{
+	t->masks_stale = (uint8_t)(t->masks_stale | (t->p0_skip ? TIA_P0 : 0) |
+				   (t->p1_skip ? TIA_P1 : 0) | (t->cosmic ? TIA_M0 : 0) |
+				   ((t->pf_reflect ^ (t->ctrlpf & 0x01)) ? TIA_PF : 0));
+	t->pf_reflect = t->ctrlpf & 0x01;
+	t->p0_skip = 0;
+	t->p1_skip = 0;
+	if (t->cosmic) {
+		unsigned k = (t->cosmic_count + 1) & 3;
+		int pos = (int)t->posm0 - (k == 0 ? 18 : k == 1 ? 33 : k == 2 ? 0 : 17);
+
+		t->cosmic_count = (uint8_t)k;
+		if (pos < 0)
+			pos += 160;
+		t->posm0 = (uint8_t)pos;
+		t->m0_mode = t->cosmic_count == 1 ? 1 : t->cosmic_count == 2 ? 2 : 0;
+	}
+}
+
+HOSTDEV void atari_tia_draw_to(struct atari_tia *t, uint64_t clock, uint8_t *fb)
+{
+	if (clock > t->stop_display)
+		clock = t->stop_display;
+	do {
+		unsigned from = LINE - t->clocks_to_eol, n;
+
+		if (clock > t->last_update + t->clocks_to_eol) {
+			n = t->clocks_to_eol;
+			t->clocks_to_eol = LINE;
+		} else {
+			n = (unsigned)(clock - t->last_update);
+			t->clocks_to_eol = (uint16_t)(t->clocks_to_eol - n);
+		}
+		t->last_update += n;
+		if (from < HBLANK) {
+			unsigned skip = HBLANK - from < n ? HBLANK - from : n;
+
+			from += skip;
+			n -= skip;
+		}
+		uint32_t start = t->fb_pos;
+
+		if (n)
+			draw(t, n, from - HBLANK, fb);
+		if (t->hmove_blank && from < HBLANK + 8) {
+			uint32_t blanks = HBLANK + 8 - from;
+
+			if (fb) {
+				if (start + blanks > FB_SIZE)
+					blanks = start < FB_SIZE ? FB_SIZE - start : 0;
+				memset(fb + start, 0, blanks);
+			}
+			if (n + from >= HBLANK + 8)
+				t->hmove_blank = 0;
+		}
+		if (t->clocks_to_eol == LINE)
+			line_end(t);
+	} while (t->last_update < clock);
+}
+
+#define TIA_INT_UNDEF
+#include "atari/tia_int.h"
