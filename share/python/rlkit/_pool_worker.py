@@ -16,8 +16,9 @@ in the environment (passed to every host with fiberrun's --env):
 A task line is the hex of a pickle of (kind, function, items); the
 answer the hex of a pickle of (True, results) or (False, exception,
 traceback text).  (Hex, not base64: Python decodes it four times as fast,
-and the pool's caller and workers decode every chunk.)  Standard output goes to standard error, so that print()
-in a task is seen, not taken for a result.
+and the pool's caller and workers decode every chunk.)  Standard output
+goes to standard error, so that print() in a task is seen, not taken for
+a result.
 """
 import base64
 import binascii
