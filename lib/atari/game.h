@@ -9,10 +9,12 @@
  * still runs as plain emulation: reward 0, never terminal, 0 lives, every
  * action legal (atari_game_unknown).
  *
- * The reward, terminal and lives logic runs after every emulated frame,
- * on the CPU or on a CUDA device: atari_game_step() switches on the game's
- * id and reads only the 128 bytes of RAM (a device copy of the game entry
- * may be passed: the strings are never read there).
+ * The table (game_table.c) holds what differs between games as data; the
+ * logic (game.c) reads it.  The reward, terminal and lives logic runs
+ * after every emulated frame, on the CPU or on a CUDA device:
+ * atari_game_step() switches on the game's id and reads only the 128 bytes
+ * of RAM (a device copy of the game entry may be passed, its arrays copied
+ * too: the strings are never read there).
  */
 #ifndef ATARI_GAME_H
 #define ATARI_GAME_H
@@ -65,6 +67,8 @@ struct atari_game {
 	 */
 	int mode_addr, mode_value, mode_addr2, mode_value2, select_frames;
 	int lives_at_reset;	/* lives before the first frame of an episode */
+	int score_at_reset;	/* the score ALE's reset starts from (Pitfall!: 2000) */
+	int last_lives_at_reset; /* the game's step scratch value at reset (2 unless set) */
 	int verified;		/* 1 passes the parity test with its reference, 0 not yet, -1 no reference */
 	int no_hmove_blanks;	/* HMOVE does not blank the line start (Stella property) */
 	uint32_t illegal;	/* actions ALE turns into NOOP: bit a for action a */
@@ -73,8 +77,10 @@ struct atari_game {
 	 * it presses SELECT once (2 frames); bits 8 and up, it first waits
 	 * this many NOOP acts (one frame each, whatever the frameskip). */
 	int mode_soft_first;
-	/* A second run of starting actions, after the first (RESET allowed). */
+	/* A second run of starting actions, after the first (RESET allowed),
+	 * then start_noops NOOP frames. */
 	int start_action2, n_start_actions2;
+	int start_noops;
 	/* Frames SELECT is held once before the mode's RAM byte is first read. */
 	int first_select;
 	/*
@@ -89,6 +95,24 @@ struct atari_game {
 	int n_modes;
 	int no_list_mode;	/* the mode of a game without a list */
 	int mode_mul;
+	/*
+	 * Where the formula above does not hold: the value of RAM[mode_addr]
+	 * for each mode of modes[] (in its order), and of RAM[mode_addr2]
+	 * (NULL: mode_value2 for every mode).  The RAM byte is read as
+	 * (RAM[mode_addr] >> mode_shift) & mode_mask.
+	 */
+	const uint8_t *mode_values, *mode_values2;
+	uint8_t mode_shift, mode_mask;
+	/* Selecting mode m sets the game's started flag to bit m of this
+	 * (modes below 32), when it is not 0 (ALE's Joust: the two-player modes). */
+	uint32_t started_modes;
+	/*
+	 * A number chosen after the mode's SELECT presses and reset: the
+	 * mode's hundreds (1 below 100), which RAM[mode_step_addr] shows in
+	 * BCD; mode_step_action is held a frame at a time until it does
+	 * (ALE's Video Cube: the cube).  0: none.
+	 */
+	int mode_step_addr, mode_step_action;
 	unsigned difficulties;
 	int paddle_max;		/* paddle range maximum in ohms (0: ATARI_PADDLE_MAX) */
 	int reference;		/* the emulator `verified` compares with: ATARI_REF_* */
@@ -211,8 +235,7 @@ HOSTDEV int atari_game_menu_action(const struct atari_game *g, int mode, const u
 /*
  * After the mode's SELECT presses and the console's reset: the next ALE
  * act to take (one frame) for `mode` as the RAM shows the game now, or -1
- * when the mode is set (ALE's Video Cube: RIGHT until the cube number is
- * mode / 100, or 1 for modes 0-2).
+ * when the mode is set (mode_step_addr).
  */
 HOSTDEV int atari_game_mode_action(const struct atari_game *g, int mode, const uint8_t *ram);
 

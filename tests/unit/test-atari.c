@@ -51,6 +51,32 @@ static void test_mt(void)
 	TEST_OK(atari_mt_unit(&mt) == 2357136044u / 4294967296.0, "mt: unit is next / 2^32");
 }
 
+/*
+ * Every entry of the table was made from GAME()'s defaults (an entry
+ * written without them would read no mode at all: a mask of 0), its id is
+ * its index, and what its per-game fields say is coherent: one RAM value
+ * per mode, started_modes only over modes below 32.
+ */
+static void test_game_table(void)
+{
+	int bad = -1;
+
+	for (int i = 0; i < atari_games_count && bad < 0; i++) {
+		const struct atari_game *g = &atari_games[i];
+		int ok = g->id == i && g->name && g->title && g->md5 && g->mode_mask &&
+			 g->height > 0 && g->ystart > 0 && (g->mode_values || !g->mode_values2) &&
+			 (!g->mode_values || g->n_modes) && (!g->started_modes || g->n_modes) &&
+			 (g->mode_addr >= 0 || !g->mode_step_addr);
+
+		for (int m = 0; ok && g->started_modes && m < g->n_modes; m++)
+			ok = g->modes[m] < 32;
+		if (!ok)
+			bad = i;
+	}
+	TEST_OK(bad < 0, "games: every entry has GAME()'s defaults and coherent mode fields (bad: %d)",
+		bad);
+}
+
 /* Modes and difficulties as ALE lists them; unknown ROMs have mode 0 only. */
 static void test_modes(void)
 {
@@ -443,6 +469,7 @@ int main(void)
 	test_md5();
 	test_rng();
 	test_mt();
+	test_game_table();
 	test_modes();
 	test_multi_agent();
 	test_batch_modes();

@@ -53,6 +53,22 @@ __global__ void k_run(struct atari_env *envs, const struct atari_rom *rom,
 	} \
 } while (0)
 
+/* A device copy of `bytes` bytes at host (none, *dev NULL, when host is NULL). */
+static cudaError_t to_device(void **dev, const void *host, size_t bytes)
+{
+	cudaError_t e;
+
+	*dev = NULL;
+	if (!host || !bytes)
+		return cudaSuccess;
+	e = cudaMalloc(dev, bytes);
+	if (e != cudaSuccess) {
+		*dev = NULL;
+		return e;
+	}
+	return cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice);
+}
+
 extern "C" __attribute__((visibility("default")))
 int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *g,
 			  const struct atari_env_config *cfg, int n, long steps,
@@ -64,6 +80,7 @@ int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *
 	struct atari_rom *d_rom = NULL;
 	struct atari_game *d_game = NULL;
 	uint16_t *d_modes = NULL;
+	uint8_t *d_values = NULL, *d_values2 = NULL;
 	struct atari_env *d_envs = NULL;
 	struct atari_run_counts *d_counts = NULL, *counts = NULL;
 	uint8_t *d_data = NULL;
@@ -93,16 +110,15 @@ int atari_cuda_plugin_run(const struct atari_rom *rom, const struct atari_game *
 	drom.detected = NULL;
 	CUDA_TRY(cudaMalloc((void **)&d_rom, sizeof(drom)));
 	CUDA_TRY(cudaMemcpy(d_rom, &drom, sizeof(drom), cudaMemcpyHostToDevice));
-	/* The game's pointers lead to host memory: its mode list goes to the
-	 * device too (the default mode is its first entry); device code reads
-	 * no name. */
-	if (g->n_modes) {
-		size_t bytes = sizeof(*g->modes) * (size_t)g->n_modes;
-
-		CUDA_TRY(cudaMalloc((void **)&d_modes, bytes));
-		CUDA_TRY(cudaMemcpy(d_modes, g->modes, bytes, cudaMemcpyHostToDevice));
-	}
+	/* The game's pointers lead to host memory: its mode list and the
+	 * modes' RAM values go to the device too (the default mode is the
+	 * list's first entry); device code reads no name. */
+	CUDA_TRY(to_device((void **)&d_modes, g->modes, sizeof(*g->modes) * (size_t)g->n_modes));
+	CUDA_TRY(to_device((void **)&d_values, g->mode_values, (size_t)g->n_modes));
+	CUDA_TRY(to_device((void **)&d_values2, g->mode_values2, (size_t)g->n_modes));
 	dgame.modes = d_modes;
+	dgame.mode_values = d_values;
+	dgame.mode_values2 = d_values2;
 	dgame.name = dgame.title = dgame.md5 = NULL;
 	CUDA_TRY(cudaMalloc((void **)&d_game, sizeof(dgame)));
 	CUDA_TRY(cudaMemcpy(d_game, &dgame, sizeof(dgame), cudaMemcpyHostToDevice));
@@ -131,6 +147,8 @@ out:
 	cudaFree(d_envs);
 	cudaFree(d_game);
 	cudaFree(d_modes);
+	cudaFree(d_values);
+	cudaFree(d_values2);
 	cudaFree(d_rom);
 	cudaFree(d_rng);
 	cudaFree(d_data);
