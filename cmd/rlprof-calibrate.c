@@ -30,7 +30,7 @@ static const struct core_opt opts[] = {
 	{ "output", 'o', "FILE", "write the calibration to FILE (default rlprof-calibration.json; - for standard output)", NULL },
 	{ "force", 'F', NULL, "replace an existing output file", NULL },
 	{ "repeat", 'n', "N", "runs of each kind (default 5)", NULL },
-	{ "validate", OPT_VALIDATE, NULL, "run once more instrumented, correct it and print the error", NULL },
+	{ "validate", OPT_VALIDATE, NULL, "run --repeat times more, alone and instrumented, correct and print the error", NULL },
 	{ "format", 'f', "FORMAT", "format of the --validate figures (default: table on a terminal, else csv)",
 	  "table|csv|json|jsonl" },
 	{ "show-output", OPT_SHOW, NULL, "let the command write to this terminal", NULL },
@@ -198,8 +198,9 @@ static void summary(const struct prof_calib *cal)
 		if (!c->measured)
 			core_msg_note("%s: no events, not measured", prof_calib_source_name(s));
 		else
-			core_msg_note("%s: %.1f ns per event, spread %.1f ns (%zu runs, %llu events in the first)",
-				      prof_calib_source_name(s), c->mean, c->spread, c->samples,
+			core_msg_note("%s: %.1f ns per event, the median of %zu runs (mean %.1f ns, "
+				      "spread %.1f ns; %llu events in the first)",
+				      prof_calib_source_name(s), c->ns, c->samples, c->mean, c->spread,
 				      (unsigned long long)r->events[0]);
 	}
 }
@@ -258,6 +259,7 @@ static json_t *validation_json(const struct prof_calib_validation *v)
 {
 	json_t *o = json_object();
 
+	json_object_set_new(o, "runs", json_integer(v->runs));
 	json_object_set_new(o, "uninstrumented_ns", json_integer(v->uninstrumented_ns));
 	json_object_set_new(o, "instrumented_ns", json_integer(v->instrumented_ns));
 	json_object_set_new(o, "corrected_ns", json_integer(v->corrected_ns));
@@ -332,7 +334,7 @@ int main(int argc, char **argv)
 	if (!(doc = prof_calib_to_json(&cal)))
 		core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	if (a.validate) {
-		core_progress_start(&progress, "validation runs", 2);
+		core_progress_start(&progress, "validation runs", 2 * (size_t)o.repeat);
 		ret = prof_calib_validate(&o, &cal, &v, &fail, &err);
 		core_progress_finish(&progress);
 		if (ret == -ECHILD)

@@ -189,7 +189,7 @@ PY
 	[ -x "$W" ] || fail "the workload was not built: no NVTX headers (make deps installs them)"
 	run --separate-stderr rlprof-calibrate -n 2 -o cal.json -- "$W" small-ops 300 10
 	assert_success
-	[[ $stderr == *"rlprof-calibrate: note: annotations: "*" ns per event, spread "*" (2 runs, 900 events in the first)"* ]] || fail "$stderr"
+	[[ $stderr == *"rlprof-calibrate: note: annotations: "*" ns per event, the median of 2 runs (mean "*" ns, spread "*" ns; 900 events in the first)"* ]] || fail "$stderr"
 	[[ $stderr == *"rlprof-calibrate: note: python-hook: no events, not measured"* ]] || fail "$stderr"
 	[[ $stderr != *$'\r'* ]] || fail "a progress bar in a pipe"
 	python3 - cal.json "$W" <<'PY'
@@ -207,7 +207,8 @@ assert len(c["uninstrumented"]["runs_ns"]) == 2 and c["uninstrumented"]["median_
 assert len(c["uninstrumented"]["cpu_ns"]) == 2 and c["uninstrumented"]["median_cpu_ns"] > 0
 s = c["sources"]
 assert set(s) == {"annotations", "python-hook", "cpu-sampling"}
-keys = {"runs_ns", "cpu_ns", "events", "median_ns", "median_cpu_ns", "ns_per_event", "spread_ns", "samples"}
+keys = {"runs_ns", "cpu_ns", "events", "median_ns", "median_cpu_ns", "ns_per_event",
+        "mean_ns_per_event", "spread_ns", "samples"}
 assert all(set(v) == keys for v in s.values()), s
 # 300 x (step, compute, update)
 assert s["annotations"]["events"] == [900, 900] and s["annotations"]["samples"] == 2
@@ -256,15 +257,25 @@ assert abs(v["instrumented_cpu_ms"] - v["removed_cpu_ms"] - v["corrected_cpu_ms"
 assert 0 <= v["removed_cpu_ms"] <= v["removed_ms"], v
 c = json.load(open(sys.argv[2]))
 f = c["validation"]
-assert set(f) == {"uninstrumented_ns", "instrumented_ns", "corrected_ns", "removed_ns", "clamped_ns",
+assert set(f) == {"runs", "uninstrumented_ns", "instrumented_ns", "corrected_ns", "removed_ns", "clamped_ns",
                   "overhead_pct", "error_pct", "uninstrumented_cpu_ns", "instrumented_cpu_ns",
                   "corrected_cpu_ns", "cpu_overhead_pct", "cpu_error_pct", "removed_cpu_ns"}, f
-assert f["corrected_ns"] == f["instrumented_ns"] - f["removed_ns"], f
+assert f["runs"] == 1 and f["corrected_ns"] == f["instrumented_ns"] - f["removed_ns"], f
 # Something is taken off exactly when a source was measured to cost time
 # (a run of a few ms can measure no cost: the instrumented run was faster).
 costly = any((x["ns_per_event"] or 0) > 0 and max(x["events"]) > 0 for x in c["sources"].values())
 assert (f["removed_ns"] + f["clamped_ns"] > 0) == costly, (c["sources"], f)
 assert f["removed_ns"] >= 0 and f["clamped_ns"] >= 0, f
+PY
+	# --repeat pairs of validation runs, the figures their medians.
+	run --separate-stderr rlprof-calibrate -n 3 --validate --force -f json -o cal.json -- "$W" small-ops 100 10
+	assert_success
+	python3 - cal.json <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+f = c["validation"]
+assert f["runs"] == 3 and len(c["uninstrumented"]["runs_ns"]) == 3, f
+assert f["removed_ns"] >= 0 and f["instrumented_ns"] > 0 and f["corrected_ns"] > 0, f
 PY
 	run --separate-stderr rlprof-calibrate -n 1 --validate --force -o cal.json -- "$W" small-ops 100 10
 	assert_success

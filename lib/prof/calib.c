@@ -85,7 +85,7 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int64_t median(const int64_t *v, size_t n)
+int64_t prof_calib_median(const int64_t *v, size_t n)
 {
 	int64_t *t, m;
 
@@ -102,12 +102,19 @@ static int64_t median(const int64_t *v, size_t n)
 
 int64_t prof_calib_runs_median(const struct prof_calib_runs *r)
 {
-	return median(r->ns, r->n);
+	return prof_calib_median(r->ns, r->n);
 }
 
 int64_t prof_calib_runs_median_cpu(const struct prof_calib_runs *r)
 {
-	return median(r->cpu, r->n);
+	return prof_calib_median(r->cpu, r->n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
 }
 
 void prof_calib_compute(struct prof_calib *cal)
@@ -119,23 +126,31 @@ void prof_calib_compute(struct prof_calib *cal)
 		const struct prof_calib_runs *base = s == PROF_CALIB_ANNOTATIONS ? &cal->base :
 						     &cal->runs[PROF_CALIB_ANNOTATIONS];
 		struct prof_calib_cost *c = &cal->cost[s];
-		double sum = 0, sq = 0;
+		double sum = 0, sq = 0, *v = on->n ? malloc(on->n * sizeof(*v)) : NULL;
 		size_t i, n = 0;
 
 		for (i = 0; i < on->n && i < base->n; i++) {
-			double v;
+			double x;
 
 			if (!on->events[i])
 				continue;
-			v = (double)(on->cpu[i] - base->cpu[i]) / (double)on->events[i];
-			sum += v;
-			sq += v * v;
+			x = (double)(on->cpu[i] - base->cpu[i]) / (double)on->events[i];
+			sum += x;
+			sq += x * x;
+			if (v)
+				v[n] = x;
 			n++;
 		}
 		c->measured = n > 0;
 		c->samples = n;
 		c->mean = n ? sum / (double)n : 0;
 		c->spread = n > 1 ? sqrt(fmax(0, (sq - sum * sum / (double)n) / (double)(n - 1))) : 0;
+		c->ns = c->mean;	/* without memory for the median */
+		if (v && n) {
+			qsort(v, n, sizeof(*v), cmp_double);
+			c->ns = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		}
+		free(v);
 	}
 }
 
@@ -237,10 +252,12 @@ json_t *prof_calib_to_json(const struct prof_calib *cal)
 		json_t *o = runs_json(&cal->runs[s], 1);
 
 		if (c->measured) {
-			json_object_set_new(o, "ns_per_event", json_real(c->mean));
+			json_object_set_new(o, "ns_per_event", json_real(c->ns));
+			json_object_set_new(o, "mean_ns_per_event", json_real(c->mean));
 			json_object_set_new(o, "spread_ns", json_real(c->spread));
 		} else {
 			json_object_set_new(o, "ns_per_event", json_null());
+			json_object_set_new(o, "mean_ns_per_event", json_null());
 			json_object_set_new(o, "spread_ns", json_null());
 		}
 		json_object_set_new(o, "samples", json_integer((json_int_t)c->samples));
@@ -327,7 +344,13 @@ static int get_cost(const json_t *o, struct prof_calib_cost *c, const char *name
 	if (!json_is_number(m) || !isfinite(json_number_value(m)))
 		return bad(err, name, f, "not a number or null");
 	c->measured = 1;
-	c->mean = json_number_value(m);
+	c->ns = c->mean = json_number_value(m);
+	if ((m = json_object_get(o, "mean_ns_per_event")) && !json_is_null(m)) {
+		snprintf(f, sizeof(f), "%s.mean_ns_per_event", field);
+		if (!json_is_number(m) || !isfinite(json_number_value(m)))
+			return bad(err, name, f, "not a number or null");
+		c->mean = json_number_value(m);
+	}
 	if (s && !json_is_null(s)) {
 		snprintf(f, sizeof(f), "%s.spread_ns", field);
 		if (!json_is_number(s) || json_number_value(s) < 0)

@@ -16,15 +16,19 @@
  * A trace's cpu rows are the hook's when its meta row cpu_sample_us is 0,
  * the sampler's otherwise.
  *
- * The cost of a source is mean (spread: sample standard deviation) over
- * the repeats of (t_on - t_base) / events, where t_on is the CPU time
+ * The cost of a source is the median over the repeats of
+ * (t_on - t_base) / events (with their mean and sample standard deviation
+ * beside it, as a measure of the noise), where t_on is the CPU time
  * (user + system, of the command and its descendants) with the source on
  * and t_base that of the run of the same repeat it adds to: the
  * uninstrumented run for annotations, the annotations-only run for the
  * hook and the sampler (which run with the annotations on).  CPU time,
  * not wall time: the recorder's cost is work on a CPU, and CPU time does
  * not count the time a busy machine keeps the command waiting (which
- * makes wall-time differences noise there).
+ * makes wall-time differences noise there).  The median, not the mean: a
+ * run that a busy host slowed by a third (which happens here and there on
+ * a shared machine) moves a mean of five repeats by several times the
+ * cost being measured, and a median not at all.
  *
  *	struct prof_calib cal = PROF_CALIB_INIT;
  *	if (prof_calib_load(&cal, "cal.json", &err) < 0) ...
@@ -64,7 +68,8 @@ struct prof_calib_runs {
 
 struct prof_calib_cost {
 	int measured;		/* 0: its runs had no events; no cost */
-	double mean, spread;	/* ns per event */
+	double ns;		/* ns per event: the median of the repeats' costs */
+	double mean, spread;	/* their mean and sample standard deviation */
 	size_t samples;		/* repeats behind them */
 };
 
@@ -82,12 +87,14 @@ struct prof_calib {
 };
 
 #define PROF_CALIB_INIT { 1, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, { 0, NULL, NULL, NULL }, \
-	{ { 0, NULL, NULL, NULL } }, { { 0, 0, 0, 0 } } }
+	{ { 0, NULL, NULL, NULL } }, { { 0, 0, 0, 0, 0 } } }
 
 void prof_calib_release(struct prof_calib *cal);
 
 /* Append one run (events ignored for the base); 0 or -ENOMEM. */
 int prof_calib_runs_add(struct prof_calib_runs *r, int64_t ns, int64_t cpu, uint64_t events);
+/* The median of v[0..n-1] (of the middle two: their mean), 0 when n is 0. */
+int64_t prof_calib_median(const int64_t *v, size_t n);
 /* The median run time (or CPU time), 0 when there is none. */
 int64_t prof_calib_runs_median(const struct prof_calib_runs *r);
 int64_t prof_calib_runs_median_cpu(const struct prof_calib_runs *r);
@@ -160,7 +167,7 @@ struct prof_calib_fix {
  * Take the profiler's cost out of bd (after prof_breakdown_finish): for
  * each process, the events of each source (from `counts`; cpu rows go to
  * the hook when `cpu_sample_us` is "0", else to the sampler) times the
- * source's mean cost (negative costs count as 0).  The cost goes to the
+ * source's cost per event (negative costs count as 0).  The cost goes to the
  * process's operations in proportion to their boundaries: half of each
  * call to the operation itself, half to its caller (or [unannotated] for
  * a root), because a push or pop costs time on both sides of its

@@ -100,7 +100,7 @@ static int64_t take(prof_slots *rows, size_t n, int64_t want, int64_t *clamped, 
 
 static double cost_of(const struct prof_calib *cal, int s)
 {
-	return cal->cost[s].measured && cal->cost[s].mean > 0 ? cal->cost[s].mean : 0;
+	return cal->cost[s].measured && cal->cost[s].ns > 0 ? cal->cost[s].ns : 0;
 }
 
 static int correct_process(struct prof_bd_process *p, const struct prof_calib *cal,

@@ -434,35 +434,56 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 	struct prof_calib_runs base = { 0, NULL, NULL, NULL };
 	struct runner rn;
 	uint64_t ev[PROF_CALIB_NSOURCES];
-	int64_t ns, cpu;
-	size_t i;
-	int ret;
+	size_t i, n = o->repeat > 0 ? (size_t)o->repeat : 1;
+	/* Per instrumented run: wall, CPU, corrected wall and CPU, removed
+	 * wall and CPU, clamped. */
+	int64_t *col[7] = { NULL }, ns, cpu;
+	int ret, k;
 
 	memset(v, 0, sizeof(*v));
 	if ((ret = runner_init(&rn, o, err)) < 0)
 		goto out;
-	rn.total = 2;
+	rn.total = 2 * n;
+	for (k = 0; k < 7; k++)
+		if (!(col[k] = calloc(n, sizeof(*col[k]))))
+			goto nomem;
 	for (i = 0; i < cal->base.n; i++)
 		if (prof_calib_runs_add(&base, cal->base.ns[i], cal->base.cpu[i], 0) < 0)
 			goto nomem;
-	if ((ret = run_one(&rn, RUN_BASE, &ns, &cpu, ev, fail, err)) < 0)
-		goto out;
-	if (prof_calib_runs_add(&base, ns, cpu, 0) < 0)
-		goto nomem;
+	for (i = 0; i < n; i++) {
+		struct prof_calib_fix fix;
+
+		memset(&fix, 0, sizeof(fix));
+		if ((ret = run_one(&rn, RUN_BASE, &ns, &cpu, ev, fail, err)) < 0)
+			goto out;
+		if (prof_calib_runs_add(&base, ns, cpu, 0) < 0)
+			goto nomem;
+		if ((ret = run_one(&rn, RUN_ALL, &col[0][i], &col[1][i], ev, fail, err)) < 0 ||
+		    (ret = correct_trace(rn.trace, cal, &fix, err)) < 0)
+			goto out;
+		col[2][i] = col[0][i] - fix.removed_ns;
+		col[3][i] = col[1][i] - fix.removed_cpu_ns;
+		col[4][i] = fix.removed_ns;
+		col[5][i] = fix.removed_cpu_ns;
+		col[6][i] = fix.clamped_ns;
+		v->fix = fix;
+	}
+	v->runs = (int)n;
 	v->uninstrumented_ns = prof_calib_runs_median(&base);
 	v->uninstrumented_cpu_ns = prof_calib_runs_median_cpu(&base);
-	if ((ret = run_one(&rn, RUN_ALL, &v->instrumented_ns, &v->instrumented_cpu_ns, ev, fail, err)) < 0 ||
-	    (ret = correct_trace(rn.trace, cal, &v->fix, err)) < 0)
-		goto out;
-	v->corrected_ns = v->instrumented_ns - v->fix.removed_ns;
-	v->corrected_cpu_ns = v->instrumented_cpu_ns - v->fix.removed_cpu_ns;
+	v->instrumented_ns = prof_calib_median(col[0], n);
+	v->instrumented_cpu_ns = prof_calib_median(col[1], n);
+	v->corrected_ns = prof_calib_median(col[2], n);
+	v->corrected_cpu_ns = prof_calib_median(col[3], n);
+	v->fix.removed_ns = prof_calib_median(col[4], n);
+	v->fix.removed_cpu_ns = prof_calib_median(col[5], n);
+	v->fix.clamped_ns = prof_calib_median(col[6], n);
 	if (v->uninstrumented_cpu_ns > 0) {
 		v->cpu_error_pct = 100.0 * (double)(v->corrected_cpu_ns - v->uninstrumented_cpu_ns) /
 				   (double)v->uninstrumented_cpu_ns;
 		v->cpu_uncorrected_pct = 100.0 * (double)(v->instrumented_cpu_ns - v->uninstrumented_cpu_ns) /
 					 (double)v->uninstrumented_cpu_ns;
 	}
-
 	if (v->uninstrumented_ns > 0) {
 		v->error_pct = 100.0 * (double)(v->corrected_ns - v->uninstrumented_ns) /
 			       (double)v->uninstrumented_ns;
@@ -474,6 +495,8 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 nomem:
 	ret = core_error_set(err, -ENOMEM, "out of memory");
 out:
+	for (k = 0; k < 7; k++)
+		free(col[k]);
 	free(base.ns);
 	free(base.cpu);
 	free(base.events);

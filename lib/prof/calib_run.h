@@ -74,9 +74,10 @@ int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
 		   struct prof_calib_failure *fail, struct core_error *err);
 
 struct prof_calib_validation {
-	int64_t uninstrumented_ns;	/* median of cal's and one new run */
-	int64_t instrumented_ns;	/* one new run, every source of the default on */
-	int64_t corrected_ns;		/* instrumented minus what the correction removed */
+	int runs;			/* instrumented runs (and new uninstrumented ones) */
+	int64_t uninstrumented_ns;	/* median of cal's and the new runs */
+	int64_t instrumented_ns;	/* median of the new runs, every source of the default on */
+	int64_t corrected_ns;		/* median of each run's time less what its correction removed */
 	double error_pct;		/* (corrected - uninstrumented) / uninstrumented */
 	double uncorrected_pct;		/* the same for the instrumented time */
 	/* The same in CPU time, which a busy machine does not stretch. */
@@ -86,9 +87,11 @@ struct prof_calib_validation {
 };
 
 /*
- * One more uninstrumented run and one under rlprof-record --sample 0, whose
- * trace is broken down (prof/breakdown.h) and corrected with cal
- * (prof_calib_correct).  Errors as prof_calib_run.
+ * o->repeat more pairs of runs: uninstrumented, and under rlprof-record
+ * --sample 0, whose trace is broken down (prof/breakdown.h) and corrected
+ * with cal (prof_calib_correct).  The figures are medians (v->fix: the
+ * last run's, with the median removed and clamped times), so that one run
+ * a busy host slowed does not make the error.  Errors as prof_calib_run.
  */
 int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_calib *cal,
 			struct prof_calib_validation *v, struct prof_calib_failure *fail,
