@@ -29,7 +29,7 @@ enum {
 static const struct core_opt opts[] = {
 	{ "output", 'o', "FILE", "write the calibration to FILE (default rlprof-calibration.json; - for standard output)", NULL },
 	{ "force", 'F', NULL, "replace an existing output file", NULL },
-	{ "repeat", 'n', "N", "runs of each kind (default 5)", NULL },
+	{ "repeat", 'n', "N", "runs of each kind (default: 5 to 20, as the costs need)", NULL },
 	{ "validate", OPT_VALIDATE, NULL, "run --repeat times more, alone and instrumented, correct and print the error", NULL },
 	{ "format", 'f', "FORMAT", "format of the --validate figures (default: table on a terminal, else csv)",
 	  "table|csv|json|jsonl" },
@@ -186,11 +186,16 @@ static _Noreturn void failed(const struct prof_calib_failure *f, const char *cmd
 
 static void summary(const struct prof_calib *cal)
 {
-	char base[32];
+	char base[32], err[32];
 	int s;
+	double cpu = (double)prof_calib_runs_median_cpu(&cal->base), u = prof_calib_default_uncertainty(cal);
 
 	core_fmt_human_ns(base, sizeof(base), prof_calib_runs_median(&cal->base));
 	core_msg_note("uninstrumented: %s (median of %zu runs)", base, cal->base.n);
+	core_fmt_human_ns(err, sizeof(err), (int64_t)u);
+	if (cal->base.n > 1 && cpu > 0)
+		core_msg_note("the correction of a run with the default sources is known to within "
+			      "%s (standard error; %.2f %% of the command's CPU time)", err, 100 * u / cpu);
 	for (s = 0; s < PROF_CALIB_NSOURCES; s++) {
 		const struct prof_calib_cost *c = &cal->cost[s];
 		const struct prof_calib_runs *r = &cal->runs[s];
@@ -198,9 +203,10 @@ static void summary(const struct prof_calib *cal)
 		if (!c->measured)
 			core_msg_note("%s: no events, not measured", prof_calib_source_name(s));
 		else
-			core_msg_note("%s: %.1f ns per event, the median of %zu runs (mean %.1f ns, "
-				      "spread %.1f ns; %llu events in the first)",
-				      prof_calib_source_name(s), c->ns, c->samples, c->mean, c->spread,
+			core_msg_note("%s: %.1f ns per event, the median of %zu runs (standard error "
+				      "%.1f ns; mean %.1f ns, spread %.1f ns; %llu events in the first)",
+				      prof_calib_source_name(s), c->ns, c->samples,
+				      prof_calib_uncertainty(cal, s), c->mean, c->spread,
 				      (unsigned long long)r->events[0]);
 	}
 }
@@ -285,7 +291,7 @@ static void abort_output(void)
 
 int main(int argc, char **argv)
 {
-	struct args a = { "rlprof-calibration.json", NULL, 0, 0, 0, -1, 5 };
+	struct args a = { "rlprof-calibration.json", NULL, 0, 0, 0, -1, 0 };
 	struct prof_calib_run_opts o = PROF_CALIB_RUN_OPTS_INIT;
 	struct prof_calib cal = PROF_CALIB_INIT;
 	struct prof_calib_failure fail;
@@ -334,7 +340,8 @@ int main(int argc, char **argv)
 	if (!(doc = prof_calib_to_json(&cal)))
 		core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	if (a.validate) {
-		core_progress_start(&progress, "validation runs", 2 * (size_t)o.repeat);
+		core_progress_start(&progress, "validation runs",
+				    2 * (size_t)(o.repeat > 0 ? o.repeat : PROF_CALIB_AUTO_MIN));
 		ret = prof_calib_validate(&o, &cal, &v, &fail, &err);
 		core_progress_finish(&progress);
 		if (ret == -ECHILD)

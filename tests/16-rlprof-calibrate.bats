@@ -189,7 +189,7 @@ PY
 	[ -x "$W" ] || fail "the workload was not built: no NVTX headers (make deps installs them)"
 	run --separate-stderr rlprof-calibrate -n 2 -o cal.json -- "$W" small-ops 300 10
 	assert_success
-	[[ $stderr == *"rlprof-calibrate: note: annotations: "*" ns per event, the median of 2 runs (mean "*" ns, spread "*" ns; 900 events in the first)"* ]] || fail "$stderr"
+	[[ $stderr == *"rlprof-calibrate: note: annotations: "*" ns per event, the median of 2 runs (standard error "*" ns; mean "*" ns, spread "*" ns; 900 events in the first)"* ]] || fail "$stderr"
 	[[ $stderr == *"rlprof-calibrate: note: python-hook: no events, not measured"* ]] || fail "$stderr"
 	[[ $stderr != *$'\r'* ]] || fail "a progress bar in a pipe"
 	python3 - cal.json "$W" <<'PY'
@@ -239,6 +239,22 @@ assert s["annotations"]["events"] == [300, 300], s["annotations"]
 assert len(s["python-hook"]["events"]) == 2 and min(s["python-hook"]["events"]) > 0, s["python-hook"]
 assert s["python-hook"]["ns_per_event"] is not None
 assert min(s["cpu-sampling"]["events"]) >= 300, s["cpu-sampling"]
+PY
+}
+
+@test "rlprof-calibrate: without -n, 5 to 20 repeats, until the correction is known well enough" {
+	[ -x "$W" ] || fail "the workload was not built"
+	run --separate-stderr rlprof-calibrate -o cal.json -- "$W" small-ops 300 10
+	assert_success
+	[[ $stderr == *"note: the correction of a run with the default sources is known to within "*" (standard error; "*" % of the command's CPU time)"* ]] || fail "$stderr"
+	python3 - cal.json "$stderr" <<'PY'
+import json, re, sys
+c = json.load(open(sys.argv[1]))
+n = c["repeat"]
+assert 5 <= n <= 20 and all(len(s["runs_ns"]) == n for s in c["sources"].values() if s["events"][0]), c
+pct = float(re.search(r"standard error; ([0-9.]+) %", sys.argv[2]).group(1))
+# It stopped early only because the correction was known to 1 %.
+assert n == 20 or pct <= 1.0, (n, pct)
 PY
 }
 

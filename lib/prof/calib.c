@@ -117,41 +117,90 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The cost per event of each repeat of source s into v (room for its
+ * runs); how many. */
+static size_t repeat_costs(const struct prof_calib *cal, int s, double *v)
+{
+	const struct prof_calib_runs *on = &cal->runs[s];
+	const struct prof_calib_runs *base = s == PROF_CALIB_ANNOTATIONS ? &cal->base :
+					     &cal->runs[PROF_CALIB_ANNOTATIONS];
+	size_t i, n = 0;
+
+	for (i = 0; i < on->n && i < base->n; i++)
+		if (on->events[i])
+			v[n++] = (double)(on->cpu[i] - base->cpu[i]) / (double)on->events[i];
+	return n;
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 void prof_calib_compute(struct prof_calib *cal)
 {
 	int s;
 
 	for (s = 0; s < PROF_CALIB_NSOURCES; s++) {
-		const struct prof_calib_runs *on = &cal->runs[s];
-		const struct prof_calib_runs *base = s == PROF_CALIB_ANNOTATIONS ? &cal->base :
-						     &cal->runs[PROF_CALIB_ANNOTATIONS];
 		struct prof_calib_cost *c = &cal->cost[s];
-		double sum = 0, sq = 0, *v = on->n ? malloc(on->n * sizeof(*v)) : NULL;
-		size_t i, n = 0;
+		size_t cap = cal->runs[s].n, n, i;
+		double sum = 0, sq = 0, *v = cap ? malloc(cap * sizeof(*v)) : NULL;
 
-		for (i = 0; i < on->n && i < base->n; i++) {
-			double x;
-
-			if (!on->events[i])
-				continue;
-			x = (double)(on->cpu[i] - base->cpu[i]) / (double)on->events[i];
-			sum += x;
-			sq += x * x;
-			if (v)
-				v[n] = x;
-			n++;
+		n = v ? repeat_costs(cal, s, v) : 0;
+		for (i = 0; i < n; i++) {
+			sum += v[i];
+			sq += v[i] * v[i];
 		}
 		c->measured = n > 0;
 		c->samples = n;
 		c->mean = n ? sum / (double)n : 0;
 		c->spread = n > 1 ? sqrt(fmax(0, (sq - sum * sum / (double)n) / (double)(n - 1))) : 0;
-		c->ns = c->mean;	/* without memory for the median */
-		if (v && n) {
+		if (n) {
 			qsort(v, n, sizeof(*v), cmp_double);
-			c->ns = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+			c->ns = median_sorted(v, n);
 		}
 		free(v);
 	}
+}
+
+double prof_calib_uncertainty(const struct prof_calib *cal, int s)
+{
+	const struct prof_calib_runs *r = &cal->runs[s];
+	double *v = r->n ? malloc(r->n * sizeof(*v)) : NULL, se = 0;
+	size_t n = v ? repeat_costs(cal, s, v) : 0, i;
+
+	if (n >= 2) {
+		for (i = 0; i < n; i++)
+			v[i] = fabs(v[i] - cal->cost[s].ns);
+		qsort(v, n, sizeof(*v), cmp_double);
+		se = 1.2533 * 1.4826 * median_sorted(v, n) / sqrt((double)n);
+	}
+	free(v);
+	return se;
+}
+
+double prof_calib_events_median(const struct prof_calib *cal, int s)
+{
+	const struct prof_calib_runs *r = &cal->runs[s];
+	int64_t *e = r->n ? malloc(r->n * sizeof(*e)) : NULL;
+	double m = 0;
+	size_t i;
+
+	if (e) {
+		for (i = 0; i < r->n; i++)
+			e[i] = (int64_t)r->events[i];
+		m = (double)prof_calib_median(e, r->n);
+	}
+	free(e);
+	return m;
+}
+
+double prof_calib_default_uncertainty(const struct prof_calib *cal)
+{
+	return prof_calib_uncertainty(cal, PROF_CALIB_ANNOTATIONS) *
+	       prof_calib_events_median(cal, PROF_CALIB_ANNOTATIONS) +
+	       prof_calib_uncertainty(cal, PROF_CALIB_CPU_SAMPLING) *
+	       prof_calib_events_median(cal, PROF_CALIB_CPU_SAMPLING);
 }
 
 static char *cpu_model(void)

@@ -106,6 +106,21 @@ int64_t prof_calib_runs_median_cpu(const struct prof_calib_runs *r);
  */
 void prof_calib_compute(struct prof_calib *cal);
 
+/*
+ * How well the runs pin source s's cost down: the standard error of its
+ * median cost per event (1.2533 times a robust standard deviation of the
+ * repeats' costs, 1.4826 times their median absolute deviation, over the
+ * square root of their count), in ns; 0 with fewer than 2 repeats.  Times
+ * the source's median event count (prof_calib_events_median), it is how
+ * well the correction of a run of the command is known.  After
+ * prof_calib_compute.
+ */
+double prof_calib_uncertainty(const struct prof_calib *cal, int s);
+double prof_calib_events_median(const struct prof_calib *cal, int s);
+/* The same for the sources of rlprof-record's default (annotations and the
+ * CPU sampler), summed: ns of CPU time per run. */
+double prof_calib_default_uncertainty(const struct prof_calib *cal);
+
 /* The machine this runs on: host, kernel, arch, cpu_model, cpus; 0 or -ENOMEM. */
 int prof_calib_machine(struct prof_calib *cal);
 

@@ -315,13 +315,14 @@ int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
 	struct runner rn;
 	uint64_t ev[PROF_CALIB_NSOURCES];
 	size_t n, len = 1;
-	int i, s, ret, hook = 1;
+	int i, s, ret, max, hook = 1;
 	int64_t ns, cpu;
 
 	*cal = (struct prof_calib)PROF_CALIB_INIT;
 	if ((ret = runner_init(&rn, o, err)) < 0)
 		goto out;
-	rn.total = (size_t)o->repeat * (1 + PROF_CALIB_NSOURCES);
+	max = o->repeat > 0 ? o->repeat : PROF_CALIB_AUTO_MAX;
+	rn.total = (size_t)max * (1 + PROF_CALIB_NSOURCES);
 	if (prof_calib_machine(cal) < 0 || !(cal->recorder = malloc(64))) {
 		ret = core_error_set(err, -ENOMEM, "out of memory");
 		goto out;
@@ -343,7 +344,7 @@ int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
 		strcat(cal->command, o->argv[n]);
 	}
 	cal->created_ns = core_clock_real_ns();
-	for (i = 0; i < o->repeat; i++) {
+	for (i = 0; i < max; i++) {
 		if ((ret = run_one(&rn, RUN_BASE, &ns, &cpu, ev, fail, err)) < 0)
 			goto out;
 		if (prof_calib_runs_add(&cal->base, ns, cpu, 0) < 0)
@@ -358,8 +359,15 @@ int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
 			if (s == PROF_CALIB_PYTHON_HOOK && !ev[s]) {
 				/* Not a Python command: no hook to measure. */
 				hook = 0;
-				rn.total -= (size_t)o->repeat - 1;
+				rn.total -= (size_t)max - 1;
 			}
+		}
+		if (o->repeat <= 0 && i + 1 >= PROF_CALIB_AUTO_MIN) {
+			/* Enough when the correction is known well enough. */
+			prof_calib_compute(cal);
+			if (prof_calib_default_uncertainty(cal) <= PROF_CALIB_AUTO_PCT / 100 *
+			    (double)prof_calib_runs_median_cpu(&cal->base))
+				break;
 		}
 	}
 	prof_calib_compute(cal);
@@ -434,7 +442,7 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 	struct prof_calib_runs base = { 0, NULL, NULL, NULL };
 	struct runner rn;
 	uint64_t ev[PROF_CALIB_NSOURCES];
-	size_t i, n = o->repeat > 0 ? (size_t)o->repeat : 1;
+	size_t i, n = o->repeat > 0 ? (size_t)o->repeat : PROF_CALIB_AUTO_MIN;
 	/* Per instrumented run: wall, CPU, corrected wall and CPU, removed
 	 * wall and CPU, clamped. */
 	int64_t *col[7] = { NULL }, ns, cpu;
@@ -446,9 +454,6 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 	rn.total = 2 * n;
 	for (k = 0; k < 7; k++)
 		if (!(col[k] = calloc(n, sizeof(*col[k]))))
-			goto nomem;
-	for (i = 0; i < cal->base.n; i++)
-		if (prof_calib_runs_add(&base, cal->base.ns[i], cal->base.cpu[i], 0) < 0)
 			goto nomem;
 	for (i = 0; i < n; i++) {
 		struct prof_calib_fix fix;

@@ -1,6 +1,7 @@
 /*
  * The calibration runs of rlprof-calibrate: the command, uninstrumented
- * and under rlprof-record with each source on alone, `repeat` times.
+ * and under rlprof-record with each source on alone, `repeat` times (or
+ * as many as the costs need, below).
  *
  *	struct prof_calib_run_opts o = PROF_CALIB_RUN_OPTS_INIT;
  *	o.argv = argv; o.record = "/usr/bin/rlprof-record"; o.repeat = 5;
@@ -34,10 +35,20 @@
 #include "core/error.h"
 #include "prof/calib.h"
 
+/*
+ * Repeats by default (repeat 0): at least PROF_CALIB_AUTO_MIN, then more
+ * until the correction of a run with rlprof-record's default sources is
+ * known to within PROF_CALIB_AUTO_PCT percent of the command's median CPU
+ * time (prof_calib_default_uncertainty), at most PROF_CALIB_AUTO_MAX.
+ */
+#define PROF_CALIB_AUTO_MIN 5
+#define PROF_CALIB_AUTO_MAX 20
+#define PROF_CALIB_AUTO_PCT 1.0
+
 struct prof_calib_run_opts {
 	char **argv;		/* the command, NULL-terminated */
 	const char *record;	/* rlprof-record to run */
-	int repeat;
+	int repeat;		/* 0: PROF_CALIB_AUTO_* */
 	int show_output;
 	int log_fd;		/* -1: none */
 	void (*progress)(void *ctx, size_t done, size_t total);
@@ -47,7 +58,7 @@ struct prof_calib_run_opts {
 				   PROF_CALIB_TIMES_ENV is set */
 };
 
-#define PROF_CALIB_RUN_OPTS_INIT { NULL, NULL, 5, 0, -1, NULL, NULL, NULL, NULL }
+#define PROF_CALIB_RUN_OPTS_INIT { NULL, NULL, 0, 0, -1, NULL, NULL, NULL, NULL }
 
 /* The environment variable that makes `self` the timing wrapper. */
 #define PROF_CALIB_TIMES_ENV "RLPROF_CALIBRATE_TIMES"
@@ -75,7 +86,7 @@ int prof_calib_run(const struct prof_calib_run_opts *o, struct prof_calib *cal,
 
 struct prof_calib_validation {
 	int runs;			/* instrumented runs (and new uninstrumented ones) */
-	int64_t uninstrumented_ns;	/* median of cal's and the new runs */
+	int64_t uninstrumented_ns;	/* median of the new uninstrumented runs */
 	int64_t instrumented_ns;	/* median of the new runs, every source of the default on */
 	int64_t corrected_ns;		/* median of each run's time less what its correction removed */
 	double error_pct;		/* (corrected - uninstrumented) / uninstrumented */
@@ -87,11 +98,13 @@ struct prof_calib_validation {
 };
 
 /*
- * o->repeat more pairs of runs: uninstrumented, and under rlprof-record
+ * o->repeat (0: PROF_CALIB_AUTO_MIN) more pairs of runs: uninstrumented, and under rlprof-record
  * --sample 0, whose trace is broken down (prof/breakdown.h) and corrected
  * with cal (prof_calib_correct).  The figures are medians (v->fix: the
  * last run's, with the median removed and clamped times), so that one run
- * a busy host slowed does not make the error.  Errors as prof_calib_run.
+ * a busy host slowed does not make the error; the uninstrumented runs are
+ * the validation's own, each beside an instrumented one, as a shared
+ * machine's speed drifts over minutes.  Errors as prof_calib_run.
  */
 int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_calib *cal,
 			struct prof_calib_validation *v, struct prof_calib_failure *fail,

@@ -49,6 +49,38 @@ static void test_median(void)
 	prof_calib_release(&cal);
 }
 
+/* Costs of 400, 500, 600, 500 and 450 ns per event over 1000 events:
+ * median 500, absolute deviations 100, 0, 100, 0, 50, whose median is 50. */
+static void test_uncertainty(void)
+{
+	static const int64_t extra[] = { 400000, 500000, 600000, 500000, 450000 };
+	struct prof_calib cal = PROF_CALIB_INIT;
+	double want = 1.2533 * 1.4826 * 50 / sqrt(5);
+
+	for (int i = 0; i < 5; i++) {
+		prof_calib_runs_add(&cal.base, 100000000, 100000000, 0);
+		prof_calib_runs_add(&cal.runs[PROF_CALIB_ANNOTATIONS], 100000000 + extra[i],
+				    100000000 + extra[i], 1000);
+		/* The sampler costs exactly 200 ns per event in every repeat. */
+		prof_calib_runs_add(&cal.runs[PROF_CALIB_CPU_SAMPLING], 100000000 + extra[i] + 400000,
+				    100000000 + extra[i] + 400000, 2000);
+		/* The hook is noisy, but not a default source. */
+		prof_calib_runs_add(&cal.runs[PROF_CALIB_PYTHON_HOOK], 100000000 + extra[i] * (i + 1),
+				    100000000 + extra[i] * (i + 1), 1000);
+	}
+	prof_calib_compute(&cal);
+	TEST_OK(fabs(prof_calib_uncertainty(&cal, PROF_CALIB_ANNOTATIONS) - want) < 1e-6,
+		"uncertainty: 1.2533 x 1.4826 x the median absolute deviation / sqrt(n) (%.3f, want %.3f)",
+		prof_calib_uncertainty(&cal, PROF_CALIB_ANNOTATIONS), want);
+	TEST_OK(prof_calib_uncertainty(&cal, PROF_CALIB_CPU_SAMPLING) == 0 &&
+		prof_calib_events_median(&cal, PROF_CALIB_CPU_SAMPLING) == 2000,
+		"uncertainty: none for a source whose repeats agree; its median event count");
+	TEST_OK(fabs(prof_calib_default_uncertainty(&cal) - want * 1000) < 1e-3,
+		"uncertainty: a default run's, over the annotations and the sampler only (%.1f ns)",
+		prof_calib_default_uncertainty(&cal));
+	prof_calib_release(&cal);
+}
+
 static void test_json(void)
 {
 	struct prof_calib cal = PROF_CALIB_INIT, back = PROF_CALIB_INIT;
@@ -82,6 +114,7 @@ static void test_json(void)
 int main(void)
 {
 	test_median();
+	test_uncertainty();
 	test_json();
 	return test_done();
 }
