@@ -340,8 +340,7 @@ int main(int argc, char **argv)
 	if (!(doc = prof_calib_to_json(&cal)))
 		core_msg_die(CORE_EXIT_FAIL, "out of memory");
 	if (a.validate) {
-		core_progress_start(&progress, "validation runs",
-				    2 * (size_t)(o.repeat > 0 ? o.repeat : PROF_CALIB_AUTO_MIN));
+		core_progress_start(&progress, "validation runs", 0);	/* the runs give the total */
 		ret = prof_calib_validate(&o, &cal, &v, &fail, &err);
 		core_progress_finish(&progress);
 		if (ret == -ECHILD)

@@ -443,16 +443,16 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 	struct runner rn;
 	uint64_t ev[PROF_CALIB_NSOURCES];
 	size_t i, n = o->repeat > 0 ? (size_t)o->repeat : PROF_CALIB_AUTO_MIN;
-	/* Per instrumented run: wall, CPU, corrected wall and CPU, removed
-	 * wall and CPU, clamped. */
-	int64_t *col[7] = { NULL }, ns, cpu;
+	/* Per instrumented run: */
+	enum { WALL, CPU, CORRECTED, CORRECTED_CPU, REMOVED, REMOVED_CPU, CLAMPED, NCOLS };
+	int64_t *col[NCOLS] = { NULL }, ns, cpu;
 	int ret, k;
 
 	memset(v, 0, sizeof(*v));
 	if ((ret = runner_init(&rn, o, err)) < 0)
 		goto out;
 	rn.total = 2 * n;
-	for (k = 0; k < 7; k++)
+	for (k = 0; k < NCOLS; k++)
 		if (!(col[k] = calloc(n, sizeof(*col[k]))))
 			goto nomem;
 	for (i = 0; i < n; i++) {
@@ -463,26 +463,26 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 			goto out;
 		if (prof_calib_runs_add(&base, ns, cpu, 0) < 0)
 			goto nomem;
-		if ((ret = run_one(&rn, RUN_ALL, &col[0][i], &col[1][i], ev, fail, err)) < 0 ||
+		if ((ret = run_one(&rn, RUN_ALL, &col[WALL][i], &col[CPU][i], ev, fail, err)) < 0 ||
 		    (ret = correct_trace(rn.trace, cal, &fix, err)) < 0)
 			goto out;
-		col[2][i] = col[0][i] - fix.removed_ns;
-		col[3][i] = col[1][i] - fix.removed_cpu_ns;
-		col[4][i] = fix.removed_ns;
-		col[5][i] = fix.removed_cpu_ns;
-		col[6][i] = fix.clamped_ns;
+		col[CORRECTED][i] = col[WALL][i] - fix.removed_ns;
+		col[CORRECTED_CPU][i] = col[CPU][i] - fix.removed_cpu_ns;
+		col[REMOVED][i] = fix.removed_ns;
+		col[REMOVED_CPU][i] = fix.removed_cpu_ns;
+		col[CLAMPED][i] = fix.clamped_ns;
 		v->fix = fix;
 	}
 	v->runs = (int)n;
 	v->uninstrumented_ns = prof_calib_runs_median(&base);
 	v->uninstrumented_cpu_ns = prof_calib_runs_median_cpu(&base);
-	v->instrumented_ns = prof_calib_median(col[0], n);
-	v->instrumented_cpu_ns = prof_calib_median(col[1], n);
-	v->corrected_ns = prof_calib_median(col[2], n);
-	v->corrected_cpu_ns = prof_calib_median(col[3], n);
-	v->fix.removed_ns = prof_calib_median(col[4], n);
-	v->fix.removed_cpu_ns = prof_calib_median(col[5], n);
-	v->fix.clamped_ns = prof_calib_median(col[6], n);
+	v->instrumented_ns = prof_calib_median(col[WALL], n);
+	v->instrumented_cpu_ns = prof_calib_median(col[CPU], n);
+	v->corrected_ns = prof_calib_median(col[CORRECTED], n);
+	v->corrected_cpu_ns = prof_calib_median(col[CORRECTED_CPU], n);
+	v->fix.removed_ns = prof_calib_median(col[REMOVED], n);
+	v->fix.removed_cpu_ns = prof_calib_median(col[REMOVED_CPU], n);
+	v->fix.clamped_ns = prof_calib_median(col[CLAMPED], n);
 	if (v->uninstrumented_cpu_ns > 0) {
 		v->cpu_error_pct = 100.0 * (double)(v->corrected_cpu_ns - v->uninstrumented_cpu_ns) /
 				   (double)v->uninstrumented_cpu_ns;
@@ -500,7 +500,7 @@ int prof_calib_validate(const struct prof_calib_run_opts *o, const struct prof_c
 nomem:
 	ret = core_error_set(err, -ENOMEM, "out of memory");
 out:
-	for (k = 0; k < 7; k++)
+	for (k = 0; k < NCOLS; k++)
 		free(col[k]);
 	free(base.ns);
 	free(base.cpu);
