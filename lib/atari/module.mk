@@ -15,6 +15,9 @@ $(O)/share/roms/%.bin: share/roms/%.asm
 INSTALL_DATA_EXTRA += install -d '$(DESTDIR)$(DATADIR)/rlkit/roms' && install -m 644 $(ATARI_ROMS) '$(DESTDIR)$(DATADIR)/rlkit/roms';
 LIB_EXTRA_LIBS += -ldl
 PIP_PACKAGES += ale-py
+# The reference of the two-player games ale-py refuses (Combat, Joust, Maze
+# Craze, Warlords): PettingZoo's multi-agent ALE, for the parity tests.
+PIP_PACKAGES += multi-agent-ale-py
 
 # The CUDA backend: a plug-in cule-bench loads at run time (atari/cuda.h).
 # nvcc compiles the whole emulator as device code in one unit, so that the
