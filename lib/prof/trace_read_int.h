@@ -4,10 +4,11 @@
  *	trace_read.c		the sources, format detection, the CSV and
  *				JSON Lines records, prof_trace_read
  *	trace_read_conv.h	schema conversion: a record's fields to an
- *				event (inline in the record loops)
- *	trace_read_reg.c	what the reader registers as it goes: the
- *				string table, processes, threads, meta rows and
- *				problems, and their accessors
+ *				event, or to a process, thread or meta entry
+ *				(inline in the record loops)
+ *	trace_read_reg.c	the out-of-line part of what the reader
+ *				registers (strings, new processes, problems)
+ *				and the accessors of all it registered
  *	trace_read_num.h	numbers and timestamps, a word at a time
  */
 #ifndef PROF_TRACE_READ_INT_H

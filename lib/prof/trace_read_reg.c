@@ -1,5 +1,5 @@
-/* The trace reader's registries (see trace_read_int.h): strings,
- * processes, threads, meta rows and problems. */
+/* The trace reader's registries (see trace_read_int.h): strings, new
+ * processes and problems, and the accessors of all it registered. */
 #include "prof/trace_read_int.h"
 #include "core/grow.h"
 
