@@ -342,16 +342,52 @@ HOSTDEV int atari_env_terminal(const struct atari_env *e, const struct atari_env
 	return e->gs.terminal || e->truncated || e->life_lost;
 }
 
+/* The frames of a step, the first `undrawn` of them not drawn. */
+static HOSTDEV int env_frames(struct atari_env *e, const struct atari_rom *rom,
+			      const struct atari_game *g, const struct atari_env_config *cfg,
+			      int action, uint8_t *fb, int undrawn)
+{
+	int sum = 0;
+
+	for (int i = 0; i < cfg->frameskip; i++)
+		sum += env_ale_act(e, rom, g, cfg, action, i < undrawn ? NULL : fb);
+	return sum;
+}
+
 HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 			   const struct atari_game *g, const struct atari_env_config *cfg,
 			   int action, uint8_t *fb)
 {
-	int sum = 0, lives = e->gs.lives;
+	int sum, lives = e->gs.lives, undrawn = 0;
 
 	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
 		action = ATARI_NOOP;
-	for (int i = 0; i < cfg->frameskip; i++)
-		sum += env_ale_act(e, rom, g, cfg, action, fb);
+#ifndef __CUDA_ARCH__
+	/*
+	 * Only the last two frames of a step are drawn (what an observation
+	 * shows: the screen, and the frame before for max-pooling).  A frame
+	 * left unfinished spoils that: it carries on into the next frame's
+	 * call, drawing into the same buffer, and greys out the rest of it,
+	 * what the frame two before left there.  Then the step runs again
+	 * from a copy taken before it, drawing every frame.  (A frame left
+	 * unfinished by the step before and completed undrawn is drawn over
+	 * whole by the step's last two frames.)  The GPU draws nothing.
+	 */
+	struct atari_env before;
+	uint32_t done = e->m.tia.frame;
+
+	if (fb && cfg->frameskip > 2) {
+		before = *e;
+		undrawn = cfg->frameskip - 2;
+	}
+#endif
+	sum = env_frames(e, rom, g, cfg, action, fb, undrawn);
+#ifndef __CUDA_ARCH__
+	if (undrawn && e->m.tia.frame - done != (uint32_t)cfg->frameskip) {
+		*e = before;
+		sum = env_frames(e, rom, g, cfg, action, fb, 0);
+	}
+#endif
 	/* A multi-agent game's lives reach 0 or -1 with the game going on. */
 	if (cfg->episodic_life && e->gs.lives < lives && (e->gs.lives > 0 || e->gs.keep_lives))
 		e->life_lost = 1;
@@ -415,23 +451,123 @@ static HOSTDEV void channel_lut(int obs, int pal, int ch, uint8_t lut[256])
 	}
 }
 
-/* The input pixels an output pixel of the 84-pixel axis covers, with
- * their coverage: first pixel, count, weights. */
+/*
+ * Area averaging to 84 pixels along an axis of `size` pixels, in integers:
+ * with g = gcd(size, 84), input pixel i spans [i * 84 / g, (i + 1) * 84 / g)
+ * and output pixel o spans [o * size / g, (o + 1) * size / g) on one scale,
+ * so the coverage of each input pixel by each output pixel is a whole
+ * number; an output pixel's weights add up to `span` (size / g).  At most
+ * AREA_K input pixels per output pixel (size <= ATARI_FB_LINES).
+ */
+#define AREA_K (ATARI_FB_LINES / 84 + 2)
+#define AREA_KX (ATARI_SCREEN_WIDTH / 84 + 2)
+
 struct area_axis {
-	int first[84], count[84];
-	float w[84][4];
+	uint16_t first[84];	/* first input pixel */
+	uint8_t count[84];	/* input pixels covered */
+	uint16_t w[84][AREA_K];	/* their coverage */
+	uint32_t span;		/* the sum of an output pixel's weights */
 };
 
-static HOSTDEV void area_axis(struct area_axis *a, int size)
+static HOSTDEV void area_axis(struct area_axis *a, unsigned size)
 {
-	for (int o = 0; o < 84; o++) {
-		float z0 = o * (size / 84.0f), z1 = z0 + size / 84.0f;
-		int k = 0;
+	unsigned g = size, b = 84;
 
-		a->first[o] = (int)z0;
-		for (int z = (int)z0; z < z1 && z < size && k < 4; z++)
-			a->w[o][k++] = (z + 1 < z1 ? z + 1 : z1) - (z > z0 ? z : z0);
-		a->count[o] = k;
+	while (b) {
+		unsigned t = g % b;
+
+		g = b;
+		b = t;
+	}
+	unsigned unit = 84 / g, span = size / g;
+
+	a->span = span;
+	memset(a->w, 0, sizeof(a->w));
+	for (unsigned o = 0; o < 84; o++) {
+		unsigned lo = o * span, hi = lo + span, k = 0;
+
+		a->first[o] = (uint16_t)(lo / unit);
+		for (unsigned i = lo / unit; i * unit < hi && k < AREA_K; i++) {
+			unsigned from = i * unit > lo ? i * unit : lo;
+			unsigned to = (i + 1) * unit < hi ? (i + 1) * unit : hi;
+
+			a->w[o][k++] = (uint16_t)(to - from);
+		}
+		a->count[o] = (uint8_t)k;
+	}
+}
+
+/* Pixels [0, n) of a row, each the larger of its two frames' values:
+ * eight at a time where both frames show one colour across them (most of
+ * a screen), one at a time elsewhere. */
+static HOSTDEV void pool_row(const uint8_t *cr, const uint8_t *pr, const uint8_t lut[256],
+			     uint8_t *out, int n)
+{
+	int i = 0;
+
+#ifndef __CUDA_ARCH__
+	for (; i + 8 <= n; i += 8) {
+		uint64_t a, b;
+
+		memcpy(&a, cr + i, 8);
+		memcpy(&b, pr + i, 8);
+		if (a != b || a != (a & 0xff) * 0x0101010101010101ull)
+			break;
+		a = lut[a & 0xff] * 0x0101010101010101ull;
+		memcpy(out + i, &a, 8);
+	}
+#endif
+	for (; i < n; i++) {
+		uint8_t v = lut[cr[i]], w = lut[pr[i]];
+
+		out[i] = v > w ? v : w;
+	}
+}
+
+/*
+ * One channel of a resized observation: each output pixel is the mean of
+ * the pooled input area it covers, rounded to nearest (exact: the sums are
+ * whole numbers; the division is a multiplication by 2^40 / den rounded
+ * up, exact for sums below 2^40 / den).  For each output row, the input
+ * rows it covers are pooled (each once, into pooled[row % AREA_K]) and
+ * added up down the columns, then across.
+ */
+static HOSTDEV void observe_resized(const uint8_t *cur, const uint8_t *prev, const uint8_t lut[256],
+				    const struct area_axis *ax, const struct area_axis *ay,
+				    int nch, uint8_t *out)
+{
+	uint8_t pooled[AREA_K][ATARI_SCREEN_WIDTH];
+	/* Across a row an output pixel covers at most AREA_KX input pixels;
+	 * the weights past its count are 0, over the padding. */
+	uint32_t col[ATARI_SCREEN_WIDTH + AREA_KX] = { 0 };
+	uint32_t den = ax->span * ay->span;
+	uint64_t inv = ((1ull << 40) + den - 1) / den;
+	int have = -1;	/* rows up to this one are in pooled[] */
+
+	for (int oy = 0; oy < 84; oy++) {
+		for (int i = 0; i < ATARI_SCREEN_WIDTH; i++)
+			col[i] = 0;
+		for (int j = 0; j < ay->count[oy]; j++) {
+			int r = ay->first[oy] + j;
+			const uint8_t *p = pooled[r % AREA_K];
+			uint32_t w = ay->w[oy][j];
+
+			if (r > have) {
+				pool_row(cur + r * ATARI_SCREEN_WIDTH, prev + r * ATARI_SCREEN_WIDTH,
+					 lut, pooled[r % AREA_K], ATARI_SCREEN_WIDTH);
+				have = r;
+			}
+			for (int i = 0; i < ATARI_SCREEN_WIDTH; i++)
+				col[i] += w * p[i];
+		}
+		for (int ox = 0; ox < 84; ox++) {
+			const uint32_t *c = col + ax->first[ox];
+			uint32_t s = den / 2;
+
+			for (int k = 0; k < AREA_KX; k++)
+				s += ax->w[ox][k] * c[k];
+			out[(oy * 84 + ox) * nch] = (uint8_t)(((uint64_t)s * inv) >> 40);
+		}
 	}
 }
 
@@ -444,58 +580,28 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 	int nch = cfg->obs == ATARI_OBS_RGB ? 3 : 1;
 	int pixels = ATARI_SCREEN_WIDTH * atari_env_screen_height(e);
 	struct area_axis ax, ay;
-	uint8_t lut[256], pooled[4][ATARI_SCREEN_WIDTH];
+	uint8_t lut[256];
 
 	if (cfg->obs == ATARI_OBS_NONE)
 		return;
 	if (cfg->resize) {
 		area_axis(&ax, ATARI_SCREEN_WIDTH);
-		area_axis(&ay, atari_env_screen_height(e));
+		area_axis(&ay, (unsigned)atari_env_screen_height(e));
 	}
 	for (int c = 0; c < nch; c++) {
 		channel_lut(cfg->obs, e->m.tia.pal, c, lut);
-		if (!cfg->resize) {
-			for (int i = 0; i < pixels; i++) {
-				uint8_t v = lut[cur[i]], w = lut[prev[i]];
-
-				out[i * nch + c] = v > w ? v : w;
-			}
+		if (cfg->resize) {
+			observe_resized(cur, prev, lut, &ax, &ay, nch, out + c);
 			continue;
 		}
-		/* Area averaging: each output pixel is the mean of the input
-		 * area it covers, partial pixels weighted by their coverage.
-		 * The rows an output row covers (at most 4, in order) are
-		 * converted and pooled once, into pooled[row % 4]. */
-		int have = -1;	/* rows up to this one are in pooled[] */
+		if (nch == 1) {
+			pool_row(cur, prev, lut, out, pixels);
+			continue;
+		}
+		for (int i = 0; i < pixels; i++) {
+			uint8_t v = lut[cur[i]], w = lut[prev[i]];
 
-		for (int oy = 0; oy < 84; oy++) {
-			for (int r = ay.first[oy] > have + 1 ? ay.first[oy] : have + 1;
-			     r < ay.first[oy] + ay.count[oy]; r++) {
-				const uint8_t *cr = cur + r * ATARI_SCREEN_WIDTH;
-				const uint8_t *pr = prev + r * ATARI_SCREEN_WIDTH;
-
-				for (int i = 0; i < ATARI_SCREEN_WIDTH; i++) {
-					uint8_t v = lut[cr[i]], w = lut[pr[i]];
-
-					pooled[r & 3][i] = v > w ? v : w;
-				}
-				have = r;
-			}
-			for (int ox = 0; ox < 84; ox++) {
-				float sum = 0, area = 0;
-
-				for (int j = 0; j < ay.count[oy]; j++) {
-					const uint8_t *row = pooled[(ay.first[oy] + j) & 3] + ax.first[ox];
-
-					for (int k = 0; k < ax.count[ox]; k++) {
-						float wxy = ax.w[ox][k] * ay.w[oy][j];
-
-						sum += wxy * row[k];
-						area += wxy;
-					}
-				}
-				out[(oy * 84 + ox) * nch + c] = (uint8_t)(sum / area + 0.5f);
-			}
+			out[i * nch + c] = v > w ? v : w;
 		}
 	}
 }

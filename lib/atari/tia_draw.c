@@ -9,19 +9,6 @@
 
 #include "atari/tia_int.h"
 
-/* Playfield bit (0-19 of atari_tia.pf) shown at pixel x. */
-static HOSTDEV unsigned pf_bit(unsigned x, unsigned reflect)
-{
-	if (x >= 80) {
-		x -= 80;
-		if (reflect)
-			x = 79 - x;
-	}
-	unsigned q = x >> 2;
-
-	return q < 4 ? q : q < 12 ? 15 - q : q;
-}
-
 /* The 15 collision latches set by the objects in `en`. */
 static HOSTDEV uint16_t collisions(unsigned en)
 {
@@ -332,7 +319,6 @@ static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *fb)
 {
 	uint8_t *p = 0;
-	unsigned i;
 
 	if (fb && t->fb_pos + n <= FB_SIZE)
 		p = fb + t->fb_pos;
@@ -354,14 +340,21 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 		 * playfield priority, as the reference draws it. */
 		if (!p)
 			return;
-		for (i = 0; i < n; i++) {
-			unsigned px = x + i;
+		const struct line_masks *lm = line_masks(t);
+		uint64_t r[3];
 
-			if ((t->pf >> pf_bit(px, t->pf_reflect)) & 1)
-				p[i] = (t->ctrlpf & 0x02) ?
-					(px < 80 ? t->colup0 : t->colup1) : t->colupf;
-			else
-				p[i] = t->colubk;
+		memset(p, t->colubk, n);
+		range_mask(x, n, r);
+		for (unsigned w = 0; w < 3; w++) {
+			uint64_t bits = lm->m[5][w] & r[w];
+			uint64_t left = w == 0 ? ~0ull : w == 1 ? 0xffffull : 0;
+
+			if (!(t->ctrlpf & 0x02)) {
+				fill_runs(p, x, w, bits, t->colupf);
+				continue;
+			}
+			fill_runs(p, x, w, bits & left, t->colup0);
+			fill_runs(p, x, w, bits & ~left, t->colup1);
 		}
 		return;
 	}

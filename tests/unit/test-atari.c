@@ -429,6 +429,144 @@ static void test_bad_roms(void)
 	free(big);
 }
 
+/*
+ * 84x84 observations are the exact area average of the max-pooled
+ * grayscale screen, rounded half up: checked against a brute-force sum
+ * over every input pixel's overlap (on the scale 84 * size), for the NTSC
+ * height, the PAL one and the tallest a frame buffer holds.
+ */
+static void test_resize(void)
+{
+	static struct atari_env e;
+	static uint8_t fb[2 * ATARI_FB_SIZE], obs[84 * 84];
+	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
+	static const int heights[] = { ATARI_SCREEN_HEIGHT, ATARI_PAL_HEIGHT, ATARI_FB_LINES };
+	uint64_t s = 99;
+	int bad = 0;
+
+	cfg.obs = ATARI_OBS_GRAY;
+	cfg.resize = 1;
+	cfg.maxpool = 1;
+	for (size_t i = 0; i < sizeof(fb); i++) {
+		s = s * 6364136223846793005ull + 1442695040888963407ull;
+		/* Runs of one colour, as screens have, and noise. */
+		fb[i] = (uint8_t)((i / 40) % 3 ? (s >> 56) & 0xfe : (i / 1000) * 2);
+	}
+	for (int h = 0; h < 3; h++) {
+		int height = heights[h];
+
+		memset(&e, 0, sizeof(e));
+		e.m.height = (uint16_t)height;
+		e.fb_cur = 1;
+		atari_env_observe(&e, &cfg, fb, obs);
+		for (int oy = 0; oy < 84; oy++)
+			for (int ox = 0; ox < 84; ox++) {
+				uint64_t sum = 0, den = 160ull * (uint64_t)height;
+
+				for (int r = 0; r < height; r++) {
+					long y0 = (long)oy * height, y1 = y0 + height;
+					long ylo = 84L * r > y0 ? 84L * r : y0;
+					long yhi = 84L * r + 84 < y1 ? 84L * r + 84 : y1;
+
+					if (yhi <= ylo)
+						continue;
+					for (int x = 0; x < 160; x++) {
+						long x0 = ox * 160L, x1 = x0 + 160;
+						long xlo = 84L * x > x0 ? 84L * x : x0;
+						long xhi = 84L * x + 84 < x1 ? 84L * x + 84 : x1;
+						uint8_t a = atari_palette_grey(fb[ATARI_FB_SIZE + r * 160 + x]);
+						uint8_t b = atari_palette_grey(fb[r * 160 + x]);
+
+						if (xhi > xlo)
+							sum += (uint64_t)(xhi - xlo) * (uint64_t)(yhi - ylo) *
+							       (a > b ? a : b);
+					}
+				}
+				/* Overlaps in 84ths of a pixel each way: an output
+				 * pixel is 160 by `height` of them. */
+				bad += obs[oy * 84 + ox] != (uint8_t)((2 * sum + den) / (2 * den));
+			}
+	}
+	TEST_EQ_LONG(bad, 0, "observe: 84x84 is the exact area average, rounded half up");
+}
+
+/*
+ * A step of several frames draws only its last two: what a step draws
+ * must equal what drawing every frame draws (both frame buffers, the
+ * whole state), on Catch, on random ROMs, and on a ROM whose frames are
+ * now whole, now left unfinished (a delay loop of 131k instructions
+ * without a TIA write after every fourth frame: unfinished frames across
+ * step boundaries, greyed out over what the frame two before drew).
+ */
+static int same_steps(const struct atari_rom *rom, const struct atari_game *g, int steps)
+{
+	static struct atari_env a, b;
+	static uint8_t fba[2 * ATARI_FB_SIZE], fbb[2 * ATARI_FB_SIZE];
+	struct atari_env_config ca = ATARI_ENV_CONFIG_INIT, cb = ATARI_ENV_CONFIG_INIT;
+	int same = 1;
+
+	ca.frameskip = 4;
+	cb.frameskip = 1;
+	atari_env_init(&a, rom, g, &ca, 0, fba);
+	atari_env_init(&b, rom, g, &cb, 0, fbb);
+	for (int i = 0; i < steps && same; i++) {
+		int ra = atari_env_step(&a, rom, g, &ca, i % ATARI_ACTIONS, fba), rb = 0;
+
+		for (int k = 0; k < 4; k++)
+			rb += atari_env_step(&b, rom, g, &cb, i % ATARI_ACTIONS, fbb);
+		same = ra == rb && !memcmp(&a, &b, sizeof(a)) && !memcmp(fba, fbb, sizeof(fba));
+		if (atari_env_terminal(&a, &ca)) {
+			atari_env_reset(&a, rom, g, &ca, fba);
+			atari_env_reset(&b, rom, g, &cb, fbb);
+		}
+	}
+	return same;
+}
+
+static void test_draw_last_frames(void)
+{
+	static const uint8_t code[] = {
+		0xa2, 0x00, 0x86, 0x09, 0x85, 0x02, 0xe8, 0xd0, 0xf9,	/* 256 lines */
+		0xa9, 0x02, 0x85, 0x00, 0x85, 0x02, 0x85, 0x02, 0x85, 0x02,
+		0xa9, 0x00, 0x85, 0x00,					/* VSYNC */
+		0xe6, 0x80, 0xa5, 0x80, 0x29, 0x03, 0xd0, 0xe1,		/* 3 in 4: again */
+		0xa0, 0x00, 0xa2, 0x00, 0xca, 0xd0, 0xfd, 0x88, 0xd0, 0xf8,	/* delay */
+		0x4c, 0x00, 0xf0,
+	};
+	struct core_error err = CORE_ERROR_INIT;
+	struct atari_rom rom = ATARI_ROM_INIT;
+	uint8_t *img = image(4096, code, sizeof(code));
+	uint64_t s = 777;
+	int same;
+
+	if (atari_rom_load_mem(&rom, img, 4096, 0, &err) < 0)
+		abort();
+	TEST_OK(same_steps(&rom, &atari_games[0], 300),
+		"draw: steps draw as every frame drawn, frames left unfinished across steps");
+	atari_rom_release(&rom);
+	if (load_catch(&rom) == 0) {
+		TEST_OK(same_steps(&rom, atari_game_by_md5(rom.md5), 300),
+			"draw: steps draw as every frame drawn, catch");
+		atari_rom_release(&rom);
+	} else {
+		test_skip("catch.bin not built", "draw: steps draw as every frame drawn, catch");
+	}
+	same = 1;
+	img = realloc(img, 8192);
+	for (int round = 0; round < 8; round++) {
+		for (size_t i = 0; i < 8192; i++) {
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			img[i] = (uint8_t)(s >> 56);
+		}
+		if (atari_rom_load_mem(&rom, img, round & 1 ? 8192 : 4096, 0, &err) < 0)
+			continue;
+		same &= same_steps(&rom, &atari_games[0], 60);
+		atari_rom_release(&rom);
+	}
+	TEST_OK(same, "draw: steps draw as every frame drawn, random ROMs");
+	free(img);
+}
+
 /* Random bytes as ROMs of every size and type: no crash, no sanitizer report. */
 static void test_fuzz(void)
 {
@@ -478,6 +616,8 @@ int main(void)
 	test_dpc();
 	test_riot();
 	test_clone();
+	test_draw_last_frames();
+	test_resize();
 	test_env();
 	test_bad_roms();
 	test_fuzz();
