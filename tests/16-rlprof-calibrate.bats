@@ -22,14 +22,15 @@ PY
 @test "--calibration: each source's cost goes half to the operation, half to its caller, out of CPU time" {
 	# 3 op rows x 100 ns + (3 boundaries + 10 us / 1 ms of samples) x 1000
 	# ns = 3310 ns; weights: inner 2 calls -> 1 to inner, 1 to outer; outer
-	# 1 call -> 0.5 to outer, 0.5 to [unannotated], which has no time: 552
-	# ns clamped.
+	# 1 call -> 0.5 to outer, 0.5 to [unannotated]: inner 1103, outer 1655,
+	# and [unannotated]'s 552 ns, which it has no time for, spill to the
+	# others by weight (1 : 1.5): outer 331, inner 221.
 	run --separate-stderr rlprof-report -f csv --calibration "$R/cal.json" "$R/trace.csv"
 	assert_success
 	assert_output "$CSV_HEADER
-1,outer,CPU,python,4.345,60.00,1,4345,10000,10000,10000,10000,10000
-1,inner,CPU,python,2.897,40.00,2,2897,4000,2000,2000,2000,2000
-all,[corrected],,,2.758,27.58,,,,,,,"
+1,outer,CPU,python,4.014,60.00,1,4014,10000,10000,10000,10000,10000
+1,inner,CPU,python,2.676,40.00,2,2676,4000,2000,2000,2000,2000
+all,[corrected],,,3.310,33.10,,,,,,,"
 	[ -z "$stderr" ] || fail "unexpected warnings: $stderr"
 }
 
@@ -44,22 +45,23 @@ all,[corrected],,,2.758,27.58,,,,,,,"
 @test "--calibration: cpu rows cost the Python hook when the trace's cpu_sample_us is 0" {
 	sed 's/^meta,,,,,cpu_sample_us,,,,,,,1000$/meta,,,,,cpu_sample_us,,,,,,,0/' "$R/trace.csv" > t.csv
 	grep -q 'cpu_sample_us,,,,,,,0$' t.csv
-	# 300 + 2000 = 2300 ns: outer 1150, inner 767, [unannotated] 383 clamped.
+	# 300 + 2000 = 2300 ns: outer 1150, inner 767, [unannotated] 383, which
+	# spill: outer 230, inner 153.
 	run rlprof-report -f json --calibration "$R/cal.json" t.csv
 	assert_success
 	python3 - "$output" <<'PY'
 import json, sys
 d = json.loads(sys.argv[1])
 c = d["correction"]
-assert c["removed_ns"] == 1917 and c["clamped_ns"] == 383, c
+assert c["removed_ns"] == 2300 and c["clamped_ns"] == 0, c
 assert c["wall_ns"] == 10000, c
 assert (c["annotation_events"], c["python_hook_events"], c["cpu_sampling_events"]) == (3, 1, 0), c
-assert c["text"].startswith("corrected: 1.92 us of profiler cost removed (19.17 % of 10.0 us profiled;"), c
+assert c["text"].startswith("corrected: 2.30 us of profiler cost removed (23.00 % of 10.0 us profiled;"), c
 assert c["calibration"].endswith("cal.json"), c
 rows = {r["operation"]: r for r in d["rows"]}
-assert rows["outer"]["time_us"] == 4.85 and rows["inner"]["time_us"] == 3.233, rows
+assert rows["outer"]["time_us"] == 4.62 and rows["inner"]["time_us"] == 3.08, rows
 assert "[corrected]" not in rows
-assert d["processes"][0]["wall_us"] == 8.083, d["processes"]
+assert d["processes"][0]["wall_us"] == 7.7, d["processes"]
 PY
 }
 
@@ -116,17 +118,17 @@ all,[corrected],,,2.500,25.00,,,,,,,"
 @test "--calibration: the table and svg say corrected, and by how much; jsonl ends with the corrected row" {
 	run rlprof-report -f table --calibration "$R/cal.json" "$R/trace.csv"
 	assert_success
-	assert_line "corrected: 2.76 us of profiler cost removed (27.58 % of 10.0 us profiled; 3 annotations, 3 cpu-sampling events), 552 ns clamped, calibration '$R/cal.json'"
+	assert_line "corrected: 3.31 us of profiler cost removed (33.10 % of 10.0 us profiled; 3 annotations, 3 cpu-sampling events), calibration '$R/cal.json'"
 	run rlprof-report -f svg --calibration "$R/cal.json" "$R/trace.csv"
 	assert_success
-	[[ $output == *'class="corrected">corrected: 2.76 us of profiler cost removed'* ]] || fail "$output"
+	[[ $output == *'class="corrected">corrected: 3.31 us of profiler cost removed'* ]] || fail "$output"
 	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parseString(sys.stdin.read())' <<< "$output"
 	run rlprof-report -f jsonl --calibration "$R/cal.json" "$R/trace.csv"
 	assert_success
 	python3 - "$output" <<'PY'
 import json, sys
 last = json.loads(sys.argv[1].splitlines()[-1])
-assert last["process"] == "all" and last["operation"] == "[corrected]" and last["time_us"] == 2.758, last
+assert last["process"] == "all" and last["operation"] == "[corrected]" and last["time_us"] == 3.31, last
 PY
 }
 
@@ -138,7 +140,7 @@ PY
 import json, sys
 d = json.loads(sys.argv[1])
 total = round(sum(r["time_us"] for r in d["rows"]), 3)
-assert total == 7.242, (total, d["rows"])
+assert total == 6.69, (total, d["rows"])
 PY
 	done
 }
@@ -147,7 +149,7 @@ PY
 	cal 'c["machine"]["host"] = "elsewhere"; c["recorder"] = "rlprof-record 9.9.9"; c["command"] = ["other"]' > c.json
 	run --separate-stderr rlprof-report -f csv --calibration c.json "$R/trace.csv"
 	assert_success
-	assert_line "all,[corrected],,,2.758,27.58,,,,,,,"
+	assert_line "all,[corrected],,,3.310,33.10,,,,,,,"
 	[[ $stderr == *"rlprof-report: warning: calibration 'c.json' is for another host 'elsewhere' (the trace's: 'h')"* ]] || fail "$stderr"
 	[[ $stderr == *"another recorder 'rlprof-record 9.9.9' (the trace's: 'rlprof-record 0.1.0')"* ]] || fail "$stderr"
 	[[ $stderr == *"another command 'other' (the trace's: 'train --steps 2')"* ]] || fail "$stderr"

@@ -98,6 +98,50 @@ static int64_t take(prof_slots *rows, size_t n, int64_t want, int64_t *clamped, 
 	return got + queued;
 }
 
+static int has_time(const prof_slots *row)
+{
+	return slots_sum(row, 1, cpu_slot) > 0 || slots_sum(row, 1, off_slot) > 0;
+}
+
+/*
+ * The cost that an operation had too little time for was spent beside it:
+ * a push or a pop costs time on both sides of its timestamp, in shares
+ * that vary with the recorder's path.  It goes to the process's other
+ * operations with boundaries, in proportion to their weights w, while
+ * they have time left; what none can hold stays clamped.  Returns what
+ * was taken.
+ */
+static int64_t spill(struct prof_bd_process *p, const double *w, int64_t *clamped,
+		     int64_t *on_cpu)
+{
+	int64_t removed = 0;
+
+	for (size_t round = 0; *clamped > 0 && round < p->nkeys; round++) {
+		int64_t left = *clamped, given = 0;
+		double wl = 0, cum = 0;
+		size_t i;
+
+		for (i = 0; i < p->nkeys; i++)
+			if (w[i] > 0 && has_time(&p->op[i]))
+				wl += w[i];
+		if (wl <= 0)
+			break;
+		*clamped = 0;
+		/* Cumulative rounding: the wants add up to `left` exactly. */
+		for (i = 0; i < p->nkeys; i++) {
+			int64_t want;
+
+			if (w[i] <= 0 || !has_time(&p->op[i]))
+				continue;
+			cum += w[i];
+			want = (int64_t)((double)left * cum / wl + 0.5) - given;
+			given += want;
+			removed += take(&p->op[i], 1, want, clamped, on_cpu);
+		}
+	}
+	return removed;
+}
+
 static double cost_of(const struct prof_calib *cal, int s)
 {
 	return cal->cost[s].measured && cal->cost[s].ns > 0 ? cal->cost[s].ns : 0;
@@ -143,6 +187,7 @@ static int correct_process(struct prof_bd_process *p, const struct prof_calib *c
 		got = take(&p->op[i], 1, want, &clamped, &on_cpu);
 		removed += got;
 	}
+	removed += spill(p, w, &clamped, &on_cpu);
 	free(w);
 	if (p->phase) {
 		int64_t got = take_from(p->phase, p->nkeys, removed, cpu_slot);
