@@ -578,15 +578,15 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 	/* Without max-pooling the frame is pooled with itself. */
 	const uint8_t *prev = cfg->maxpool ? fb + (size_t)(e->fb_cur ^ 1) * ATARI_FB_SIZE : cur;
 	int nch = cfg->obs == ATARI_OBS_RGB ? 3 : 1;
-	int pixels = ATARI_SCREEN_WIDTH * atari_env_screen_height(e);
+	int height = atari_env_screen_height(e);
 	struct area_axis ax, ay;
-	uint8_t lut[256];
+	uint8_t lut[256], row[ATARI_SCREEN_WIDTH];
 
 	if (cfg->obs == ATARI_OBS_NONE)
 		return;
 	if (cfg->resize) {
 		area_axis(&ax, ATARI_SCREEN_WIDTH);
-		area_axis(&ay, (unsigned)atari_env_screen_height(e));
+		area_axis(&ay, (unsigned)height);
 	}
 	for (int c = 0; c < nch; c++) {
 		channel_lut(cfg->obs, e->m.tia.pal, c, lut);
@@ -595,13 +595,15 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 			continue;
 		}
 		if (nch == 1) {
-			pool_row(cur, prev, lut, out, pixels);
+			pool_row(cur, prev, lut, out, ATARI_SCREEN_WIDTH * height);
 			continue;
 		}
-		for (int i = 0; i < pixels; i++) {
-			uint8_t v = lut[cur[i]], w = lut[prev[i]];
-
-			out[i * nch + c] = v > w ? v : w;
+		/* Channels last: each row pooled, then spread out. */
+		for (int r = 0; r < height; r++) {
+			pool_row(cur + r * ATARI_SCREEN_WIDTH, prev + r * ATARI_SCREEN_WIDTH, lut, row,
+				 ATARI_SCREEN_WIDTH);
+			for (int i = 0; i < ATARI_SCREEN_WIDTH; i++)
+				out[(r * ATARI_SCREEN_WIDTH + i) * nch + c] = row[i];
 		}
 	}
 }

@@ -245,6 +245,13 @@ static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
 	return (uint16_t)c;
 }
 
+/* The pixels of word w of a line mask left of the middle (score mode
+ * colours the playfield's halves apart). */
+static HOSTDEV uint64_t left_half(unsigned w)
+{
+	return w == 0 ? ~0ull : w == 1 ? 0xffffull : 0;
+}
+
 /* Set the pixels of `bits` (pixel 64 * w + b for bit b) to `colour`, a run
  * of consecutive pixels at a time; p holds the pixels from pixel x on. */
 static HOSTDEV void fill_runs(uint8_t *p, unsigned x, unsigned w, uint64_t bits, uint8_t colour)
@@ -273,9 +280,7 @@ static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 	range_mask(x, n, r);
 	for (unsigned w = 0; w < 3; w++) {
 		uint64_t ones = 0, multi = 0;
-		/* The pixels left of the middle (score mode colours the
-		 * playfield's halves apart). */
-		uint64_t left = w == 0 ? ~0ull : w == 1 ? 0xffffull : 0;
+		uint64_t left = left_half(w);
 
 		for (unsigned o = 0; o < 6; o++) {
 			uint64_t a = lm->m[o][w] & r[w];
@@ -347,7 +352,7 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 		range_mask(x, n, r);
 		for (unsigned w = 0; w < 3; w++) {
 			uint64_t bits = lm->m[5][w] & r[w];
-			uint64_t left = w == 0 ? ~0ull : w == 1 ? 0xffffull : 0;
+			uint64_t left = left_half(w);
 
 			if (!(t->ctrlpf & 0x02)) {
 				fill_runs(p, x, w, bits, t->colupf);
