@@ -54,7 +54,7 @@ static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct at
 }
 
 /* The cartridge window of the current bank (reads that switch nothing). */
-static HOSTDEV BUS_INLINE void bus_window(struct bus *b)
+static HOSTDEV NOINLINE void bus_window(struct bus *b)
 {
 	const struct atari_cart *c = &b->m->cart;
 	const uint8_t *rom = b->rom->data;
@@ -161,30 +161,60 @@ static HOSTDEV NOINLINE uint64_t bus_write_any(struct atari_machine *m, const st
 	return cycle;
 }
 
-static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
+/* The address is read from the cartridge window (no side effect). */
+static HOSTDEV BUS_INLINE int bus_in_window(const struct bus *b, uint32_t addr)
 {
-	uint32_t o = addr & 0x0fff;
+	return (addr & 0x1000) && (addr & 0x0fff) - b->win_lo < b->win_n;
+}
+
+/* A read of RAM that bypasses the cartridge. */
+static HOSTDEV BUS_INLINE int bus_in_ram(const struct bus *b, uint32_t addr)
+{
+	return b->plain && (addr & 0x1280) == 0x0080;
+}
+
+/* A read the window and RAM do not cover, out of line (the calls are many). */
+static HOSTDEV NOINLINE uint8_t bus_read_slow(struct bus *b, uint16_t addr)
+{
 	uint8_t v;
 
 	b->cycle++;
-	if ((addr & 0x1000) && o - b->win_lo < b->win_n) {
-		v = b->win[o & b->win_mask];
-	} else if (b->plain && (addr & 0x1280) == 0x0080) {
-		v = b->m->riot.ram[addr & 0x7f];
-	} else {
-		v = bus_read_any(b->m, b->rom, b->fb, addr, b->cycle, b->data);
-		if (addr & 0x1000)
-			bus_window(b);
-	}
+	v = bus_read_any(b->m, b->rom, b->fb, addr, b->cycle, b->data);
+	if (addr & 0x1000)
+		bus_window(b);
 	b->data = v;
 	b->last_read = 1;
 	return v;
 }
 
-/* The address is read from the cartridge window (no side effect). */
-static HOSTDEV BUS_INLINE int bus_in_window(const struct bus *b, uint32_t addr)
+static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
 {
-	return (addr & 0x1000) && (addr & 0x0fff) - b->win_lo < b->win_n;
+	uint8_t v;
+
+	if (bus_in_window(b, addr))
+		v = b->win[addr & b->win_mask];
+	else if (bus_in_ram(b, addr))
+		v = b->m->riot.ram[addr & 0x7f];
+	else
+		return bus_read_slow(b, addr);
+	b->cycle++;
+	b->data = v;
+	b->last_read = 1;
+	return v;
+}
+
+/* A read at the program counter: the window is all that is worth trying. */
+static HOSTDEV BUS_INLINE uint8_t bus_fetch(struct bus *b, uint16_t addr)
+{
+	uint8_t v;
+
+	if (!bus_in_window(b, addr))
+		return bus_read_slow(b, addr);
+	b->cycle++;
+	v = b->win[addr & b->win_mask];
+	b->data = v;
+	b->last_read = 1;
+	return v;
 }
 
 /*
@@ -196,15 +226,43 @@ static HOSTDEV BUS_INLINE int bus_in_window(const struct bus *b, uint32_t addr)
  * a TIA read's bits 5-0 show it (Solaris reads CXM0P as LDA $FFE1,Y with
  * Y = $1F, the page crossed: after the operand's $FF, not the $FF00's byte).
  */
-static HOSTDEV BUS_INLINE void bus_dummy(struct bus *b, uint16_t addr)
+static HOSTDEV NOINLINE void bus_dummy_slow(struct bus *b, uint16_t addr)
 {
 	uint8_t data = b->data;
 
-	if (b->m->cart.type != ATARI_CART_DPC || bus_in_window(b, addr))
+	if (b->m->cart.type != ATARI_CART_DPC)
 		(void)bus_read(b, addr);
 	else
 		b->cycle++;
 	b->data = data;
+}
+
+/*
+ * A read of the window or of RAM has no effect but its cycle (every dummy
+ * read follows a read, so last_read is set already).
+ */
+static HOSTDEV BUS_INLINE void bus_dummy(struct bus *b, uint16_t addr)
+{
+	if (bus_in_window(b, addr) || bus_in_ram(b, addr)) {
+		b->cycle++;
+	} else {
+		bus_dummy_slow(b, addr);
+	}
+}
+
+/* A write `plain` does not cover (cycle already counted). */
+static HOSTDEV NOINLINE void bus_write_slow(struct bus *b, uint16_t addr, uint8_t v,
+					    uint8_t last_read)
+{
+	if (b->plain && !(addr & 0x1080)) {
+		b->cycle = tia_poke(b->m, b->fb, addr & 0x3f, v, b->cycle, last_read);
+		b->stop = b->m->tia.frame_done;
+		return;
+	}
+	b->cycle = bus_write_any(b->m, b->rom, b->fb, addr, v, b->cycle, last_read);
+	b->stop = b->m->tia.frame_done;
+	if (addr & 0x1000 || !b->plain)
+		bus_window(b);
 }
 
 static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v)
@@ -214,17 +272,10 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 	b->cycle++;
 	b->data = v;
 	b->last_read = 0;
-	if (b->plain && (addr & 0x1280) == 0x0080) {
+	if (bus_in_ram(b, addr))
 		b->m->riot.ram[addr & 0x7f] = v;
-	} else if (b->plain && !(addr & 0x1080)) {
-		b->cycle = tia_poke(b->m, b->fb, addr & 0x3f, v, b->cycle, last_read);
-		b->stop = b->m->tia.frame_done;
-	} else {
-		b->cycle = bus_write_any(b->m, b->rom, b->fb, addr, v, b->cycle, last_read);
-		b->stop = b->m->tia.frame_done;
-		if (addr & 0x1000 || !b->plain)
-			bus_window(b);
-	}
+	else
+		bus_write_slow(b, addr, v, last_read);
 }
 
 /*
@@ -271,6 +322,7 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 #define CPU_EXEC_CTX struct bus
 #define CPU_EXEC_ATTR NOINLINE
 #define CPU_READ(ctx, addr) bus_read(ctx, addr)
+#define CPU_FETCH(ctx, addr) bus_fetch(ctx, addr)
 #define CPU_DUMMY_READ(ctx, addr) bus_dummy(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
 #define CPU_EXEC_STOP(ctx) ((ctx)->stop)
