@@ -24,10 +24,6 @@
  * CPU_EXEC_STOP holds, the CPU jams or `max` have run; it returns how
  * many ran (-1 when the CPU was jammed already).
  *
- * CPU_FETCH(ctx, addr), when defined, takes the reads at the program
- * counter (opcodes and operands), which a bus can serve faster; without
- * it they are CPU_READ's.
- *
  * CPU_DUMMY_READ(ctx, addr), when defined, takes the reads whose value the
  * 6502 throws away and ALE's CPU does not make (the byte after an implied
  * instruction, the unindexed address before a page is crossed, a zero-page
@@ -51,11 +47,6 @@
 #include "core/hostdev.h"
 
 #define RD(addr) CPU_READ(ctx, (uint16_t)(addr))
-#ifdef CPU_FETCH
-#define FT(addr) CPU_FETCH(ctx, (uint16_t)(addr))
-#else
-#define FT(addr) RD(addr)
-#endif
 #ifdef CPU_DUMMY_READ
 #define DRD(addr) CPU_DUMMY_READ(ctx, (uint16_t)(addr))
 #else
@@ -69,28 +60,28 @@
 
 /* Addressing modes: each leaves the operand in `op` and/or the address in `ea`. */
 #define M_IMP() DRD(pc)
-#define M_IMM() (op = FT(pc++))
-#define M_ZP_W() (ea = FT(pc++))
+#define M_IMM() (op = RD(pc++))
+#define M_ZP_W() (ea = RD(pc++))
 #define M_ZP_R() (M_ZP_W(), op = RD(ea))
 #define M_ZP_M() (M_ZP_R(), WR(ea, op))
-#define M_ZPI_W(r) (t8 = FT(pc++), DRD(t8), ea = (uint8_t)(t8 + (r)))
+#define M_ZPI_W(r) (t8 = RD(pc++), DRD(t8), ea = (uint8_t)(t8 + (r)))
 #define M_ZPI_R(r) (M_ZPI_W(r), op = RD(ea))
 #define M_ZPI_M(r) (M_ZPI_R(r), WR(ea, op))
-#define M_ABS_W() (ea = FT(pc++), ea |= (uint16_t)(FT(pc++) << 8))
+#define M_ABS_W() (ea = RD(pc++), ea |= (uint16_t)(RD(pc++) << 8))
 #define M_ABS_R() (M_ABS_W(), op = RD(ea))
 #define M_ABS_M() (M_ABS_R(), WR(ea, op))
-#define M_ABI_R(r) (lo = FT(pc++), hi = (uint16_t)(FT(pc++) << 8), \
+#define M_ABI_R(r) (lo = RD(pc++), hi = (uint16_t)(RD(pc++) << 8), \
 	((lo + (r)) > 0xff ? (DRD(hi | (uint8_t)(lo + (r))), \
 			      op = RD((uint16_t)((hi | lo) + (r)))) : \
 			     (op = RD(hi | (uint8_t)(lo + (r))))))
-#define M_ABI_W(r) (lo = FT(pc++), hi = (uint16_t)(FT(pc++) << 8), \
+#define M_ABI_W(r) (lo = RD(pc++), hi = (uint16_t)(RD(pc++) << 8), \
 	DRD(hi | (uint8_t)(lo + (r))), ea = (uint16_t)((hi | lo) + (r)))
 #define M_ABI_M(r) (M_ABI_W(r), op = RD(ea), WR(ea, op))
-#define M_INX_W() (t8 = FT(pc++), DRD(t8), t8 = (uint8_t)(t8 + x), \
+#define M_INX_W() (t8 = RD(pc++), DRD(t8), t8 = (uint8_t)(t8 + x), \
 	ea = RD(t8), ea |= (uint16_t)(RD((uint8_t)(t8 + 1)) << 8))
 #define M_INX_R() (M_INX_W(), op = RD(ea))
 #define M_INX_M() (M_INX_R(), WR(ea, op))
-#define M_INY_P() (t8 = FT(pc++), lo = RD(t8), \
+#define M_INY_P() (t8 = RD(pc++), lo = RD(t8), \
 	hi = (uint16_t)(RD((uint8_t)(t8 + 1)) << 8))
 #define M_INY_R() (M_INY_P(), \
 	((lo + y) > 0xff ? (DRD(hi | (uint8_t)(lo + y)), op = RD((uint16_t)((hi | lo) + y))) : \
@@ -184,7 +175,7 @@
 #define OP_DEC() (op = (uint8_t)(op - 1), WR(ea, op), SETNZ(op))
 
 #define BRANCH(cond) do { \
-	op = FT(pc++); \
+	op = RD(pc++); \
 	if (cond) { \
 		uint16_t t_ = (uint16_t)(pc + (int8_t)op); \
 		DRD(pc); \
@@ -214,7 +205,7 @@
 #define NEXT do { \
 	if (++ran >= max || CPU_EXEC_STOP(ctx)) \
 		goto out_; \
-	goto *disp_[FT(pc++)]; \
+	goto *disp_[RD(pc++)]; \
 } while (0)
 #define END_JAM do { ran++; goto out_; } while (0)
 #else
@@ -285,13 +276,13 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 
 	if (ran >= max)
 		goto out_;
-	goto *disp_[FT(pc++)];
+	goto *disp_[RD(pc++)];
 	{
 #else
 #ifdef CPU_EXEC_STOP
 	while (ran < max) {
 #endif
-	switch (FT(pc++)) {
+	switch (RD(pc++)) {
 #endif
 	/* Loads, stores and transfers. */
 	OP(0xa9) R_IMM; a = op; SETNZ(a); NEXT;
@@ -460,18 +451,18 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		pc = (uint16_t)(lo | (hi << 8));
 		NEXT;
 	OP(0x20)
-		lo = FT(pc++);
+		lo = RD(pc++);
 		(void)RD(0x100 + sp);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
-		pc = (uint16_t)(lo | (FT(pc) << 8));
+		pc = (uint16_t)(lo | (RD(pc) << 8));
 		NEXT;
 	OP(0x60)
 		M_IMP();
 		(void)RD(0x100 + sp); sp++;
 		lo = RD(0x100 + sp); sp++;
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
-		(void)FT(pc++);
+		(void)RD(pc++);
 		NEXT;
 	OP(0x40)
 		M_IMP();
@@ -481,7 +472,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
 		NEXT;
 	OP(0x00)
-		(void)FT(pc++);
+		(void)RD(pc++);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
 		WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--;
@@ -648,7 +639,6 @@ out_:
 }
 
 #undef RD
-#undef FT
 #undef DRD
 #undef WR
 #undef SETNZ

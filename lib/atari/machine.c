@@ -21,17 +21,34 @@
 #endif
 
 /*
- * The bus, as the CPU core sees it while it runs a frame.  The counters
- * the core touches on every cycle (the cycle count, the data bus, whether
- * the last access was a read) live here, in the core's locals, and go
- * back to the machine when the core stops; so does the cartridge window,
- * the part of the cartridge's address space that reads straight from the
- * ROM image, worked out again only when the cartridge was accessed
- * otherwise (a bank switch can only happen then).  Only the accesses the
- * window and `plain` do not cover go through the full address decoding
- * (bus_read_any, bus_write_any), out of line.
+ * The bus, as the CPU core sees it while it runs a frame, in two parts.
+ * struct bus holds the counters the core touches on every cycle (the
+ * cycle count, the data bus, whether the last access was a read); the
+ * core keeps its own copy, which never leaves it, so that they stay in
+ * registers, and they go back to the machine when the core stops.
+ * struct bus_map holds what decodes an address: the cartridge window, the
+ * part of the cartridge's address space that reads straight from the ROM
+ * image, worked out again only when the cartridge was accessed otherwise
+ * (a bank switch can only happen then).  Only the accesses the window and
+ * `plain` do not cover go through the full address decoding
+ * (bus_read_any, bus_write_any), out of line, given the counters by value.
+ *
+ * On the host the window and RAM are also a table of 64-byte pages of the
+ * 8K address space, so that an access that needs no decoding costs one
+ * lookup: `page` holds the bytes a read returns, NULL where the access
+ * must be decoded (a page only partly in the window is).  Below $1000 only
+ * RAM is in it, which is also what a write may go straight to.
  */
-struct bus {
+#ifndef __CUDA_ARCH__
+#define BUS_PAGES 1
+#define BUS_PAGE_SHIFT 6
+#define BUS_PAGE_SIZE (1u << BUS_PAGE_SHIFT)
+#define BUS_PAGE_COUNT (0x2000u >> BUS_PAGE_SHIFT)
+#else
+#define BUS_PAGES 0
+#endif
+
+struct bus_map {
 	struct atari_machine *m;
 	const struct atari_rom *rom;
 	uint8_t *fb;
@@ -39,10 +56,17 @@ struct bus {
 	uint32_t win_lo, win_n;	/* window: offsets [win_lo, win_lo + win_n) of $1000 */
 	uint32_t win_mask;
 	uint8_t plain;		/* RAM and TIA accesses bypass the cartridge */
+#if BUS_PAGES
+	uint8_t *page[BUS_PAGE_COUNT];	/* by (addr & $1FFF) >> 6; see above */
+#endif
+};
+
+struct bus {
+	struct bus_map *map;
+	uint64_t cycle;		/* the machine's cycle count */
 	uint8_t data;		/* last value on the data bus */
 	uint8_t last_read;	/* the last access was a read */
 	uint8_t stop;		/* the TIA completed a frame */
-	uint64_t cycle;		/* the machine's cycle count */
 };
 
 static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct atari_rom *rom)
@@ -54,7 +78,7 @@ static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct at
 }
 
 /* The cartridge window of the current bank (reads that switch nothing). */
-static HOSTDEV NOINLINE void bus_window(struct bus *b)
+static HOSTDEV NOINLINE void bus_window(struct bus_map *b)
 {
 	const struct atari_cart *c = &b->m->cart;
 	const uint8_t *rom = b->rom->data;
@@ -90,26 +114,42 @@ static HOSTDEV NOINLINE void bus_window(struct bus *b)
 	default:
 		break;
 	}
+#if BUS_PAGES
+	for (uint32_t i = 0; i < BUS_PAGE_COUNT; i++) {
+		uint32_t at = i << BUS_PAGE_SHIFT, o = at & 0x0fff;
+
+		if (at & 0x1000)	/* reads only: a write to the cartridge is decoded */
+			b->page[i] = o - b->win_lo < b->win_n &&
+				     o + BUS_PAGE_SIZE - 1 - b->win_lo < b->win_n ?
+				     (uint8_t *)(uintptr_t)(b->win + (o & b->win_mask)) : NULL;
+		else
+			b->page[i] = b->plain && (at & 0x0280) == 0x0080 ?
+				     b->m->riot.ram + (at & 0x7f) : NULL;
+	}
+#endif
 }
 
-static HOSTDEV void bus_init(struct bus *b, struct atari_machine *m, const struct atari_rom *rom,
-			     uint8_t *fb)
+static HOSTDEV void bus_init(struct bus *b, struct bus_map *map, struct atari_machine *m,
+			     const struct atari_rom *rom, uint8_t *fb)
 {
-	b->m = m;
-	b->rom = rom;
-	b->fb = fb;
+	map->m = m;
+	map->rom = rom;
+	map->fb = fb;
+	bus_window(map);
+	b->map = map;
 	b->data = m->bus;
 	b->last_read = m->last_read;
 	b->stop = 0;
 	b->cycle = m->cycle;
-	bus_window(b);
 }
 
 static HOSTDEV void bus_done(const struct bus *b)
 {
-	b->m->cycle = b->cycle;
-	b->m->bus = b->data;
-	b->m->last_read = b->last_read;
+	struct atari_machine *m = b->map->m;
+
+	m->cycle = b->cycle;
+	m->bus = b->data;
+	m->last_read = b->last_read;
 }
 
 /* Any read, decoded in full, at `cycle` (already counted). */
@@ -162,56 +202,57 @@ static HOSTDEV NOINLINE uint64_t bus_write_any(struct atari_machine *m, const st
 }
 
 /* The address is read from the cartridge window (no side effect). */
-static HOSTDEV BUS_INLINE int bus_in_window(const struct bus *b, uint32_t addr)
+static HOSTDEV BUS_INLINE int bus_in_window(const struct bus_map *b, uint32_t addr)
 {
 	return (addr & 0x1000) && (addr & 0x0fff) - b->win_lo < b->win_n;
 }
 
-/* A read of RAM that bypasses the cartridge. */
-static HOSTDEV BUS_INLINE int bus_in_ram(const struct bus *b, uint32_t addr)
+/* Where a read of `addr` needs no decoding, the byte it reads; else NULL. */
+static HOSTDEV BUS_INLINE const uint8_t *bus_plain_byte(const struct bus_map *b, uint32_t addr)
 {
-	return b->plain && (addr & 0x1280) == 0x0080;
+#if BUS_PAGES
+	const uint8_t *p = b->page[(addr & 0x1fff) >> BUS_PAGE_SHIFT];
+
+	return p ? p + (addr & (BUS_PAGE_SIZE - 1)) : NULL;
+#else
+	if (bus_in_window(b, addr))
+		return b->win + (addr & b->win_mask);
+	if (b->plain && (addr & 0x1280) == 0x0080)
+		return b->m->riot.ram + (addr & 0x7f);
+	return NULL;
+#endif
 }
 
-/* A read the window and RAM do not cover, out of line (the calls are many). */
-static HOSTDEV NOINLINE uint8_t bus_read_slow(struct bus *b, uint16_t addr)
+/* Where a write to `addr` needs no decoding (RAM), the byte it sets; else NULL. */
+static HOSTDEV BUS_INLINE uint8_t *bus_plain_store(const struct bus_map *b, uint32_t addr)
 {
-	uint8_t v;
+#if BUS_PAGES
+	uint8_t *p = (addr & 0x1000) ? NULL : b->page[(addr & 0x0fff) >> BUS_PAGE_SHIFT];
 
-	b->cycle++;
-	v = bus_read_any(b->m, b->rom, b->fb, addr, b->cycle, b->data);
+	return p ? p + (addr & (BUS_PAGE_SIZE - 1)) : NULL;
+#else
+	return b->plain && (addr & 0x1280) == 0x0080 ? b->m->riot.ram + (addr & 0x7f) : NULL;
+#endif
+}
+
+/* A read bus_plain_byte does not cover, at `cycle` (already counted). */
+static HOSTDEV NOINLINE uint8_t bus_read_slow(struct bus_map *b, uint16_t addr, uint64_t cycle,
+					      uint8_t data)
+{
+	uint8_t v = bus_read_any(b->m, b->rom, b->fb, addr, cycle, data);
+
 	if (addr & 0x1000)
 		bus_window(b);
-	b->data = v;
-	b->last_read = 1;
 	return v;
 }
 
 static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
 {
+	const uint8_t *p = bus_plain_byte(b->map, addr);
 	uint8_t v;
 
-	if (bus_in_window(b, addr))
-		v = b->win[addr & b->win_mask];
-	else if (bus_in_ram(b, addr))
-		v = b->m->riot.ram[addr & 0x7f];
-	else
-		return bus_read_slow(b, addr);
 	b->cycle++;
-	b->data = v;
-	b->last_read = 1;
-	return v;
-}
-
-/* A read at the program counter: the window is all that is worth trying. */
-static HOSTDEV BUS_INLINE uint8_t bus_fetch(struct bus *b, uint16_t addr)
-{
-	uint8_t v;
-
-	if (!bus_in_window(b, addr))
-		return bus_read_slow(b, addr);
-	b->cycle++;
-	v = b->win[addr & b->win_mask];
+	v = p ? *p : bus_read_slow(b->map, addr, b->cycle, b->data);
 	b->data = v;
 	b->last_read = 1;
 	return v;
@@ -225,57 +266,42 @@ static HOSTDEV BUS_INLINE uint8_t bus_fetch(struct bus *b, uint16_t addr)
  * The data bus keeps the value of the access before, the last ALE makes:
  * a TIA read's bits 5-0 show it (Solaris reads CXM0P as LDA $FFE1,Y with
  * Y = $1F, the page crossed: after the operand's $FF, not the $FF00's byte).
- */
-static HOSTDEV NOINLINE void bus_dummy_slow(struct bus *b, uint16_t addr)
-{
-	uint8_t data = b->data;
-
-	if (b->m->cart.type != ATARI_CART_DPC)
-		(void)bus_read(b, addr);
-	else
-		b->cycle++;
-	b->data = data;
-}
-
-/*
- * A read of the window or of RAM has no effect but its cycle (every dummy
- * read follows a read, so last_read is set already).
+ * Every dummy read follows a read, so last_read is set already.
  */
 static HOSTDEV BUS_INLINE void bus_dummy(struct bus *b, uint16_t addr)
 {
-	if (bus_in_window(b, addr) || bus_in_ram(b, addr)) {
-		b->cycle++;
-	} else {
-		bus_dummy_slow(b, addr);
-	}
+	b->cycle++;
+	if (!bus_plain_byte(b->map, addr) && b->map->m->cart.type != ATARI_CART_DPC)
+		(void)bus_read_slow(b->map, addr, b->cycle, b->data);
 }
 
-/* A write `plain` does not cover (cycle already counted). */
-static HOSTDEV NOINLINE void bus_write_slow(struct bus *b, uint16_t addr, uint8_t v,
-					    uint8_t last_read)
+/* A write bus_plain_store does not cover, at `cycle` (already counted);
+ * returns the cycle count the CPU goes on from. */
+static HOSTDEV NOINLINE uint64_t bus_write_slow(struct bus_map *b, uint16_t addr, uint8_t v,
+						uint64_t cycle, uint8_t last_read)
 {
-	if (b->plain && !(addr & 0x1080)) {
-		b->cycle = tia_poke(b->m, b->fb, addr & 0x3f, v, b->cycle, last_read);
-		b->stop = b->m->tia.frame_done;
-		return;
-	}
-	b->cycle = bus_write_any(b->m, b->rom, b->fb, addr, v, b->cycle, last_read);
-	b->stop = b->m->tia.frame_done;
+	if (b->plain && !(addr & 0x1080))
+		return tia_poke(b->m, b->fb, addr & 0x3f, v, cycle, last_read);
+	cycle = bus_write_any(b->m, b->rom, b->fb, addr, v, cycle, last_read);
 	if (addr & 0x1000 || !b->plain)
 		bus_window(b);
+	return cycle;
 }
 
 static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v)
 {
+	uint8_t *p = bus_plain_store(b->map, addr);
 	uint8_t last_read = b->last_read;
 
 	b->cycle++;
 	b->data = v;
 	b->last_read = 0;
-	if (bus_in_ram(b, addr))
-		b->m->riot.ram[addr & 0x7f] = v;
-	else
-		bus_write_slow(b, addr, v, last_read);
+	if (p) {
+		*p = v;
+	} else {
+		b->cycle = bus_write_slow(b->map, addr, v, b->cycle, last_read);
+		b->stop = b->map->m->tia.frame_done;
+	}
 }
 
 /*
@@ -293,17 +319,18 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 {
 	uint32_t at = (uint16_t)(pc - 1), addr, delta, timer;
-	const uint8_t *w = b->win;
-	const struct atari_riot *r = &b->m->riot;
+	const struct bus_map *map = b->map;
+	const uint8_t *w = map->win;
+	const struct atari_riot *r = &map->m->riot;
 	uint64_t limit;
 	int k;
 
-	if (n <= 0 || !bus_in_window(b, at) || !bus_in_window(b, at + 5) ||
+	if (n <= 0 || !bus_in_window(map, at) || !bus_in_window(map, at + 5) ||
 	    ((at ^ (at + 5)) & 0xff00))
 		return 0;
-	addr = w[(at + 1) & b->win_mask] | (uint32_t)w[(at + 2) & b->win_mask] << 8;
+	addr = w[(at + 1) & map->win_mask] | (uint32_t)w[(at + 2) & map->win_mask] << 8;
 	if ((addr & 0x1280) != 0x0280 || (addr & 0x05) != 0x04 ||
-	    w[(at + 3) & b->win_mask] != 0xd0 || w[(at + 4) & b->win_mask] != 0xfb)
+	    w[(at + 3) & map->win_mask] != 0xd0 || w[(at + 4) & map->win_mask] != 0xfb)
 		return 0;
 	/* The first read of the timer is 3 cycles on (atari_riot_read). */
 	timer = r->timer;
@@ -322,7 +349,6 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 #define CPU_EXEC_CTX struct bus
 #define CPU_EXEC_ATTR NOINLINE
 #define CPU_READ(ctx, addr) bus_read(ctx, addr)
-#define CPU_FETCH(ctx, addr) bus_fetch(ctx, addr)
 #define CPU_DUMMY_READ(ctx, addr) bus_dummy(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
 #define CPU_EXEC_STOP(ctx) ((ctx)->stop)
@@ -355,6 +381,7 @@ HOSTDEV void atari_machine_power_on(struct atari_machine *m, const struct atari_
 
 HOSTDEV void atari_machine_reset(struct atari_machine *m, const struct atari_rom *rom)
 {
+	struct bus_map map;
 	struct bus b;
 	int n = atari_cart_ram_size(m->cart.type);
 	uint16_t lo;
@@ -374,7 +401,7 @@ HOSTDEV void atari_machine_reset(struct atari_machine *m, const struct atari_rom
 	memset(&m->cpu, 0, sizeof(m->cpu));
 	m->cpu.sp = 0xff;
 	m->cpu.p = ATARI_CPU_U | ATARI_CPU_B;
-	bus_init(&b, m, rom, NULL);
+	bus_init(&b, &map, m, rom, NULL);
 	lo = bus_read(&b, 0xfffc);
 	m->cpu.pc = (uint16_t)(lo | (bus_read(&b, 0xfffd) << 8));
 	bus_done(&b);
@@ -385,10 +412,11 @@ HOSTDEV void atari_machine_reset(struct atari_machine *m, const struct atari_rom
 HOSTDEV NOINLINE int atari_machine_frame(struct atari_machine *m, const struct atari_rom *rom,
 					 uint8_t *fb)
 {
+	struct bus_map map;
 	struct bus b;
 
 	m->tia.frame_done = 0;
-	bus_init(&b, m, rom, fb);
+	bus_init(&b, &map, m, rom, fb);
 	machine_exec(&b, &m->cpu, ATARI_FRAME_INSTRUCTIONS);
 	bus_done(&b);
 	if (m->tia.frame_done)
