@@ -56,6 +56,7 @@ struct bus_map {
 	uint32_t win_lo, win_n;	/* window: offsets [win_lo, win_lo + win_n) of $1000 */
 	uint32_t win_mask;
 	uint8_t plain;		/* RAM and TIA accesses bypass the cartridge */
+	int16_t win_bank;	/* the bank the window is of; -1 before the first */
 #if BUS_PAGES
 	uint8_t *page[BUS_PAGE_COUNT];	/* by (addr & $1FFF) >> 6; see above */
 #endif
@@ -83,6 +84,9 @@ static HOSTDEV NOINLINE void bus_window(struct bus_map *b)
 	const struct atari_cart *c = &b->m->cart;
 	const uint8_t *rom = b->rom->data;
 
+	if (b->win_bank == c->bank)
+		return;		/* the type is the machine's for good */
+	b->win_bank = c->bank;
 	b->win = rom;
 	b->win_lo = 0;
 	b->win_n = 0;
@@ -115,19 +119,29 @@ static HOSTDEV NOINLINE void bus_window(struct bus_map *b)
 		break;
 	}
 #if BUS_PAGES
-	for (uint32_t i = 0; i < BUS_PAGE_COUNT; i++) {
-		uint32_t at = i << BUS_PAGE_SHIFT, o = at & 0x0fff;
+	/* The cartridge's half: the pages wholly inside the window. */
+	for (uint32_t i = 0; i < BUS_PAGE_COUNT / 2; i++) {
+		uint32_t o = i << BUS_PAGE_SHIFT;
 
-		if (at & 0x1000)	/* reads only: a write to the cartridge is decoded */
-			b->page[i] = o - b->win_lo < b->win_n &&
-				     o + BUS_PAGE_SIZE - 1 - b->win_lo < b->win_n ?
-				     (uint8_t *)(uintptr_t)(b->win + (o & b->win_mask)) : NULL;
-		else
-			b->page[i] = b->plain && (at & 0x0280) == 0x0080 ?
-				     b->m->riot.ram + (at & 0x7f) : NULL;
+		b->page[BUS_PAGE_COUNT / 2 + i] =
+			o - b->win_lo < b->win_n && o + BUS_PAGE_SIZE - 1 - b->win_lo < b->win_n ?
+			(uint8_t *)(uintptr_t)(b->win + (o & b->win_mask)) : NULL;
 	}
 #endif
 }
+
+#if BUS_PAGES
+/* The half below $1000: RAM and its mirrors where RAM bypasses the cartridge. */
+static void bus_ram_pages(struct bus_map *b)
+{
+	for (uint32_t i = 0; i < BUS_PAGE_COUNT / 2; i++) {
+		uint32_t at = i << BUS_PAGE_SHIFT;
+
+		b->page[i] = b->plain && (at & 0x0280) == 0x0080 ?
+			     b->m->riot.ram + (at & 0x7f) : NULL;
+	}
+}
+#endif
 
 static HOSTDEV void bus_init(struct bus *b, struct bus_map *map, struct atari_machine *m,
 			     const struct atari_rom *rom, uint8_t *fb)
@@ -135,7 +149,11 @@ static HOSTDEV void bus_init(struct bus *b, struct bus_map *map, struct atari_ma
 	map->m = m;
 	map->rom = rom;
 	map->fb = fb;
+	map->win_bank = -1;
 	bus_window(map);
+#if BUS_PAGES
+	bus_ram_pages(map);
+#endif
 	b->map = map;
 	b->data = m->bus;
 	b->last_read = m->last_read;
