@@ -345,12 +345,15 @@ HOSTDEV int atari_env_terminal(const struct atari_env *e, const struct atari_env
 /* The frames of a step, the first `undrawn` of them not drawn. */
 static HOSTDEV int env_frames(struct atari_env *e, const struct atari_rom *rom,
 			      const struct atari_game *g, const struct atari_env_config *cfg,
-			      int action, uint8_t *fb, int undrawn)
+			      int action, uint8_t *fb, int undrawn, int *short_frame)
 {
 	int sum = 0;
 
-	for (int i = 0; i < cfg->frameskip; i++)
+	for (int i = 0; i < cfg->frameskip; i++) {
 		sum += env_ale_act(e, rom, g, cfg, action, i < undrawn ? NULL : fb);
+		if (i >= undrawn && !atari_tia_frame_whole(&e->m.tia))
+			*short_frame = 1;
+	}
 	return sum;
 }
 
@@ -358,7 +361,7 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 			   const struct atari_game *g, const struct atari_env_config *cfg,
 			   int action, uint8_t *fb)
 {
-	int sum, lives = e->gs.lives, undrawn = 0;
+	int sum, lives = e->gs.lives, undrawn = 0, short_frame = 0;
 
 	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
 		action = ATARI_NOOP;
@@ -368,8 +371,11 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 	 * shows: the screen, and the frame before for max-pooling).  A frame
 	 * left unfinished spoils that: it carries on into the next frame's
 	 * call, drawing into the same buffer, and greys out the rest of it,
-	 * what the frame two before left there.  Then the step runs again
-	 * from a copy taken before it, drawing every frame.  (A frame left
+	 * what the frame two before left there.  So does a frame that ends
+	 * before the bottom of the screen (Video Checkers, thinking, makes a
+	 * few of 41 lines): the rows it leaves are the frame two before's.
+	 * Then the step runs again from a copy taken before it, drawing
+	 * every frame.  (A frame left
 	 * unfinished by the step before and completed undrawn is drawn over
 	 * whole by the step's last two frames.)  The GPU draws nothing.
 	 */
@@ -381,11 +387,11 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 		undrawn = cfg->frameskip - 2;
 	}
 #endif
-	sum = env_frames(e, rom, g, cfg, action, fb, undrawn);
+	sum = env_frames(e, rom, g, cfg, action, fb, undrawn, &short_frame);
 #ifndef __CUDA_ARCH__
-	if (undrawn && e->m.tia.frame - done != (uint32_t)cfg->frameskip) {
+	if (undrawn && (e->m.tia.frame - done != (uint32_t)cfg->frameskip || short_frame)) {
 		*e = before;
-		sum = env_frames(e, rom, g, cfg, action, fb, 0);
+		sum = env_frames(e, rom, g, cfg, action, fb, 0, &short_frame);
 	}
 #endif
 	/* A multi-agent game's lives reach 0 or -1 with the game going on. */

@@ -437,6 +437,7 @@ HOSTDEV NOINLINE int atari_machine_frame(struct atari_machine *m, const struct a
 	bus_init(&b, &map, m, rom, fb);
 	machine_exec(&b, &m->cpu, ATARI_FRAME_INSTRUCTIONS);
 	bus_done(&b);
+	atari_tia_collide(&m->tia);
 	if (m->tia.frame_done)
 		return 1;
 	atari_tia_grey_out(&m->tia, m->cycle, fb);

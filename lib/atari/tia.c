@@ -188,6 +188,8 @@ HOSTDEV uint8_t atari_tia_read(struct atari_tia *t, uint16_t addr,
 	uint16_t c;
 
 	atari_tia_sync(t, cycle, fb);
+	if ((addr & 0x0f) < 0x08)
+		atari_tia_collide(t);
 	c = t->collision;
 	switch (addr & 0x0f) {
 	case 0x00: return (uint8_t)((c & 0x0001 ? 0x80 : 0) | (c & 0x0002 ? 0x40 : 0));
@@ -350,6 +352,10 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 		render(t, clock + (uint64_t)write_delay(addr, hpos), fb);
 	if (cycle > t->cycle)
 		t->cycle = cycle;
+	/* Collisions waiting on the masks as they stand are latched before
+	 * the masks or the latches change. */
+	if (stale_masks(addr) || addr == 0x2c)
+		atari_tia_collide(t);
 	t->masks_stale |= stale_masks(addr);
 
 	switch (addr) {

@@ -139,6 +139,9 @@ struct atari_tia {
 	 * word x / 64 for pixel x): a function of the registers above, kept
 	 * between writes and rebuilt when masks_stale is set. */
 	uint64_t masks[6][3];
+	/* Pixels drawn with the masks as they stand but not looked at, whose
+	 * collisions are yet to be latched (atari_tia_collide). */
+	uint64_t collide_pending[3];
 };
 
 /*
@@ -198,6 +201,21 @@ HOSTDEV uint64_t atari_tia_wsync_until(const struct atari_tia *t, uint64_t cycle
  * frame the beam has not reached (colour index c becomes (c & 15) >> 1)
  * and carries on with the same frame.  `cycle` is the current cycle.
  */
+/* The last frame completed drew the whole display window (it did not end
+ * before its bottom row). */
+static inline HOSTDEV int atari_tia_frame_whole(const struct atari_tia *t)
+{
+	return t->frame_lines >= (unsigned)t->ystart + t->height;
+}
+
+/*
+ * Latch the collisions of the pixels drawn without a frame buffer, which
+ * wait until their masks would change or a collision register is read or
+ * cleared (tia_draw.c); the machine calls it after each frame, so that a
+ * frame's state does not depend on whether it was drawn.
+ */
+HOSTDEV void atari_tia_collide(struct atari_tia *t);
+
 HOSTDEV void atari_tia_grey_out(struct atari_tia *t, uint64_t cycle, uint8_t *fb);
 
 /*

@@ -10,16 +10,37 @@
 #include "atari/tia_int.h"
 
 /* The 15 collision latches set by the objects in `en`. */
+#define COLLISIONS(en) ((uint16_t)( \
+	(((en) >> 1 & 1) & ((en) >> 2 & 1)) | (((en) >> 1 & 1) & ((en) & 1)) << 1 | \
+	(((en) >> 3 & 1) & ((en) & 1)) << 2 | (((en) >> 3 & 1) & ((en) >> 2 & 1)) << 3 | \
+	(((en) & 1) & ((en) >> 5 & 1)) << 4 | (((en) & 1) & ((en) >> 4 & 1)) << 5 | \
+	(((en) >> 2 & 1) & ((en) >> 5 & 1)) << 6 | (((en) >> 2 & 1) & ((en) >> 4 & 1)) << 7 | \
+	(((en) >> 1 & 1) & ((en) >> 5 & 1)) << 8 | (((en) >> 1 & 1) & ((en) >> 4 & 1)) << 9 | \
+	(((en) >> 3 & 1) & ((en) >> 5 & 1)) << 10 | (((en) >> 3 & 1) & ((en) >> 4 & 1)) << 11 | \
+	(((en) >> 4 & 1) & ((en) >> 5 & 1)) << 12 | (((en) & 1) & ((en) >> 2 & 1)) << 13 | \
+	(((en) >> 1 & 1) & ((en) >> 3 & 1)) << 14))
+
+#ifndef __CUDA_ARCH__
+#define COLLISIONS4(b) COLLISIONS(b), COLLISIONS((b) + 1), COLLISIONS((b) + 2), COLLISIONS((b) + 3)
+#define COLLISIONS16(b) COLLISIONS4(b), COLLISIONS4((b) + 4), COLLISIONS4((b) + 8), \
+	COLLISIONS4((b) + 12)
+static const uint16_t collision_table[64] = {
+	COLLISIONS16(0), COLLISIONS16(16), COLLISIONS16(32), COLLISIONS16(48),
+};
+#undef COLLISIONS16
+#undef COLLISIONS4
+#endif
+
+/* P0 bit 0, M0 1, P1 2, M1 3, BL 4, PF 5 (the TIA_* bits); a table on the host. */
 static HOSTDEV uint16_t collisions(unsigned en)
 {
-	unsigned p0 = en & 1, m0 = (en >> 1) & 1, p1 = (en >> 2) & 1;
-	unsigned m1 = (en >> 3) & 1, bl = (en >> 4) & 1, pf = (en >> 5) & 1;
-
-	return (uint16_t)((m0 & p1) | (m0 & p0) << 1 | (m1 & p0) << 2 | (m1 & p1) << 3 |
-			  (p0 & pf) << 4 | (p0 & bl) << 5 | (p1 & pf) << 6 | (p1 & bl) << 7 |
-			  (m0 & pf) << 8 | (m0 & bl) << 9 | (m1 & pf) << 10 | (m1 & bl) << 11 |
-			  (bl & pf) << 12 | (p0 & p1) << 13 | (m0 & m1) << 14);
+#ifdef __CUDA_ARCH__
+	return COLLISIONS(en & 0x3f);
+#else
+	return collision_table[en & 0x3f];
+#endif
 }
+#undef COLLISIONS
 
 /* Colour of a pixel showing the objects `en`, x < 80 on the left half. */
 static HOSTDEV uint8_t pixel_colour(const struct atari_tia *t, unsigned en,
@@ -57,26 +78,29 @@ struct line_masks {
 	uint64_t m[6][3];	/* P0, M0, P1, M1, BL, PF */
 };
 
-/* OR `width` (at most 32) pixels `bits` (bit 0 first) in from pixel x,
- * wrapping at the end of the line. */
-static HOSTDEV void mask_or(uint64_t *m, unsigned x, uint64_t bits, unsigned width)
+/* OR the pixels `lo` (bit r: pixel x + r) and `hi` (bit r: pixel x + 64 + r),
+ * at most 72 in all, in from pixel x < 160, wrapping at the end of the line. */
+static HOSTDEV void mask_place(uint64_t *m, unsigned x, uint64_t lo, uint64_t hi)
 {
-	unsigned w, b;
+	uint64_t v[5] = { 0, 0, 0, 0, 0 };
+	unsigned s = x >> 6, b = x & 63;
 
-	if (x >= 160)
-		x -= 160;
-	if (x + width > 160) {
-		unsigned k = 160 - x;
+	/* The pattern shifted to x as a 320-bit value; bits 160 on wrap. */
+	v[s] = lo << b;
+	v[s + 1] = hi << b | (b ? lo >> (64 - b) : 0);
+	v[s + 2] = b ? hi >> (64 - b) : 0;
+	m[0] |= v[0] | v[2] >> 32 | v[3] << 32;
+	m[1] |= v[1] | v[3] >> 32 | v[4] << 32;
+	m[2] |= (v[2] & 0xffffffffull) | v[4] >> 32;
+}
 
-		m[0] |= bits >> k;
-		bits &= (1ull << k) - 1;
-		width = k;
-	}
-	w = x >> 6;
-	b = x & 63;
-	m[w] |= bits << b;
-	if (b + width > 64)
-		m[w + 1] |= bits >> (64 - b);
+/* Copies `set` (bit k: a copy 16 * k pixels on) of an 8-pixel pattern at x. */
+static HOSTDEV void mask_copies(uint64_t *m, unsigned x, uint64_t pat, unsigned set)
+{
+	uint64_t at = (uint64_t)(set & 1) | (uint64_t)(set & 2) << 15 |
+		      (uint64_t)(set & 4) << 30 | (uint64_t)(set & 8) << 45;
+
+	mask_place(m, x, pat * at, (set & 16) ? pat : 0);
 }
 
 static HOSTDEV void player_mask(uint64_t *m, unsigned g, unsigned pos, unsigned mode,
@@ -96,28 +120,22 @@ static HOSTDEV void player_mask(uint64_t *m, unsigned g, unsigned pos, unsigned 
 		for (unsigned r = 0; r < 8; r++)
 			if ((pat >> r) & 1)
 				wide |= ((1ull << w) - 1) << (r * w);
-		mask_or(m, pos + 1, wide, 8 * w);
+		mask_place(m, pos + 1 < 160 ? pos + 1 : pos + 1 - 160, wide, 0);
 		return;
 	}
-	unsigned set = copies(mode);
-
-	for (unsigned k = skip ? 1 : 0; k < 5; k++)
-		if ((set >> k) & 1)
-			mask_or(m, pos + 16 * k, pat, 8);
+	mask_copies(m, pos, pat, copies(mode) & (skip ? ~1u : ~0u));
 }
 
 static HOSTDEV void missile_mask(uint64_t *m, unsigned pos, unsigned nusiz,
 				 unsigned m0_mode)
 {
-	unsigned size = (nusiz >> 4) & 3, set = copies(nusiz & 7);
+	unsigned size = (nusiz >> 4) & 3;
 
 	if (m0_mode == 2)
 		return;
 	if (m0_mode == 1)
 		size |= 1;
-	for (unsigned k = 0; k < 5; k++)
-		if ((set >> k) & 1)
-			mask_or(m, pos + 16 * k, (1ull << (1u << size)) - 1, 1u << size);
+	mask_copies(m, pos, (1ull << (1u << size)) - 1, copies(nusiz & 7));
 }
 
 /* Bits 0-15 of v spread to every fourth bit, each repeated 4 times: the
@@ -169,8 +187,7 @@ static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t)
 	if (objs & TIA_M1)
 		missile_mask(lm->m[3], t->posm1, t->nusiz1, 0);
 	if (objs & TIA_BL)
-		mask_or(lm->m[4], t->posbl, (1ull << (1u << ((t->ctrlpf >> 4) & 3))) - 1,
-			1u << ((t->ctrlpf >> 4) & 3));
+		mask_place(lm->m[4], t->posbl, (1ull << (1u << ((t->ctrlpf >> 4) & 3))) - 1, 0);
 	if (objs & TIA_PF)
 		pf_mask(lm->m[5], t->pf, t->pf_reflect);
 	return lm;
@@ -211,15 +228,14 @@ static HOSTDEV unsigned lowest_bit(uint64_t v)
 #endif
 }
 
-/* Latches among `want` set by the objects' pixels in [x, x + n), without
- * drawing. */
-static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x,
-					unsigned n, unsigned want)
+/* Latches among `want` set by the objects' pixels in the line mask r,
+ * without drawing. */
+static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, const uint64_t r[3],
+					unsigned want)
 {
-	uint64_t r[3], a[6][3];
+	uint64_t a[6][3];
 	unsigned c = 0;
 
-	range_mask(x, n, r);
 	for (unsigned o = 0; o < 6; o++)
 		for (unsigned w = 0; w < 3; w++)
 			a[o][w] = lm->m[o][w] & r[w];
@@ -363,25 +379,44 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 		}
 		return;
 	}
-	unsigned want = collisions(objs) & ~(unsigned)t->collision & 0x7fff;
+	if (p) {
+		mask_draw(t, line_masks(t), x, n, p);
+		return;
+	}
+	/* Not drawn: the collisions wait (atari_tia_collide), unless every
+	 * latch these objects can set is set already. */
+	if (collisions(objs) & ~(unsigned)t->collision & 0x7fff) {
+		uint64_t r[3];
 
-	if (!p && !want)
-		return;		/* nothing to draw, no latch left to set */
+		range_mask(x, n, r);
+		for (unsigned w = 0; w < 3; w++)
+			t->collide_pending[w] |= r[w];
+	}
+}
 
-	const struct line_masks *lm = line_masks(t);
+HOSTDEV void atari_tia_collide(struct atari_tia *t)
+{
+	uint64_t *r = t->collide_pending;
+	unsigned want;
 
-	if (p)
-		mask_draw(t, lm, x, n, p);
-	else
-		t->collision |= mask_collisions(lm, x, n, want);
+	if (!(r[0] | r[1] | r[2]))
+		return;
+	want = collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff;
+	if (want)
+		t->collision |= mask_collisions(line_masks(t), r, want);
+	r[0] = r[1] = r[2] = 0;
 }
 
 /* What the beam does at the end of each drawn scan line. */
 static HOSTDEV void line_end(struct atari_tia *t)
 {
-	t->masks_stale = (uint8_t)(t->masks_stale | (t->p0_skip ? TIA_P0 : 0) |
-				   (t->p1_skip ? TIA_P1 : 0) | (t->cosmic ? TIA_M0 : 0) |
-				   ((t->pf_reflect ^ (t->ctrlpf & 0x01)) ? TIA_PF : 0));
+	unsigned stale = (t->p0_skip ? TIA_P0 : 0) | (t->p1_skip ? TIA_P1 : 0) |
+			 (t->cosmic ? TIA_M0 : 0) |
+			 ((t->pf_reflect ^ (t->ctrlpf & 0x01)) ? TIA_PF : 0);
+
+	if (stale)	/* the masks change: their collisions first */
+		atari_tia_collide(t);
+	t->masks_stale = (uint8_t)(t->masks_stale | stale);
 	t->pf_reflect = t->ctrlpf & 0x01;
 	t->p0_skip = 0;
 	t->p1_skip = 0;

@@ -4,6 +4,7 @@
  * environment conventions, and a fuzz run of the ROM loader and of random
  * ROM bytes (a few thousand frames, so the sanitizers see them).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -567,6 +568,65 @@ static void test_draw_last_frames(void)
 	free(img);
 }
 
+/* The folder of ale-py's ROMs, from the python3 on PATH; 0 without it. */
+static int ale_rom_dir(char *dir, size_t size)
+{
+	FILE *p = popen("python3 -c 'import ale_py, os; "
+			"print(os.path.join(os.path.dirname(ale_py.__file__), \"roms\"))' 2>/dev/null",
+			"r");
+	int ok;
+
+	if (!p)
+		return 0;
+	ok = fgets(dir, (int)size, p) != NULL;
+	if (pclose(p) != 0 || !ok)
+		return 0;
+	dir[strcspn(dir, "\n")] = 0;
+	return dir[0] != 0;
+}
+
+/*
+ * The same on every ALE ROM: a frame not drawn latches its collisions
+ * lazily (tia_draw.c), which games read back all through their frames.
+ */
+static void test_draw_last_frames_ale(void)
+{
+	char dir[1024], path[1400];
+	DIR *d;
+	struct dirent *de;
+	int roms = 0, same = 1;
+
+	if (!ale_rom_dir(dir, sizeof(dir)) || !(d = opendir(dir))) {
+		test_skip("python3 with ale_py not installed",
+			  "draw: steps draw as every frame drawn, ALE's ROMs");
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct core_error err = CORE_ERROR_INIT;
+		struct atari_rom rom = ATARI_ROM_INIT;
+		const struct atari_game *g;
+		size_t n = strlen(de->d_name);
+
+		if (n < 4 || strcmp(de->d_name + n - 4, ".bin"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (atari_rom_load_file(&rom, path, 0, &err) < 0)
+			continue;
+		g = atari_game_by_md5(rom.md5);
+		if (g) {
+			roms++;
+			if (!same_steps(&rom, g, 100)) {
+				fprintf(stderr, "# %s: a step differs from its frames drawn\n",
+					de->d_name);
+				same = 0;
+			}
+		}
+		atari_rom_release(&rom);
+	}
+	closedir(d);
+	TEST_OK(same && roms >= 50, "draw: steps draw as every frame drawn, ALE's ROMs");
+}
+
 /* Random bytes as ROMs of every size and type: no crash, no sanitizer report. */
 static void test_fuzz(void)
 {
@@ -617,6 +677,7 @@ int main(void)
 	test_riot();
 	test_clone();
 	test_draw_last_frames();
+	test_draw_last_frames_ale();
 	test_resize();
 	test_env();
 	test_bad_roms();
