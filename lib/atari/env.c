@@ -467,6 +467,7 @@ static HOSTDEV void channel_lut(int obs, int pal, int ch, uint8_t lut[256])
  */
 #define AREA_K (ATARI_FB_LINES / 84 + 2)
 #define AREA_KX (ATARI_SCREEN_WIDTH / 84 + 2)
+typedef char area_kx_is_observe_resized_terms[AREA_KX == 3 ? 1 : -1];
 
 struct area_axis {
 	uint16_t first[84];	/* first input pixel */
@@ -568,10 +569,9 @@ static HOSTDEV void observe_resized(const uint8_t *cur, const uint8_t *prev, con
 		}
 		for (int ox = 0; ox < 84; ox++) {
 			const uint32_t *c = col + ax->first[ox];
-			uint32_t s = den / 2;
+			const uint16_t *w = ax->w[ox];
+			uint32_t s = den / 2 + w[0] * c[0] + w[1] * c[1] + w[2] * c[2];
 
-			for (int k = 0; k < AREA_KX; k++)
-				s += ax->w[ox][k] * c[k];
 			out[(oy * 84 + ox) * nch] = (uint8_t)(((uint64_t)s * inv) >> 40);
 		}
 	}

@@ -188,7 +188,7 @@ static HOSTDEV NOINLINE uint8_t bus_read_any(struct atari_machine *m, const stru
 }
 
 /* A TIA write at `cycle`; returns the cycle count the CPU goes on from. */
-static HOSTDEV NOINLINE uint64_t tia_poke(struct atari_machine *m, uint8_t *fb, uint16_t a,
+static HOSTDEV BUS_INLINE uint64_t tia_poke(struct atari_machine *m, uint8_t *fb, uint16_t a,
 					  uint8_t v, uint64_t cycle, uint8_t last_read)
 {
 	atari_tia_write(&m->tia, a, v, cycle, fb);
