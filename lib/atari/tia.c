@@ -323,11 +323,46 @@ static HOSTDEV unsigned stale_masks(unsigned addr)
 	}
 }
 
+/*
+ * The objects whose masks writing `value` to `addr` changes: stale_masks,
+ * less what the graphics and playfield writes that games repeat every
+ * line (the same bytes, often 0) leave as it was.
+ */
+static HOSTDEV unsigned write_stale(const struct atari_tia *t, unsigned addr, uint8_t value)
+{
+	uint32_t pf = t->pf;
+	uint8_t g0, g1;
+
+	switch (addr) {
+	case 0x0d: pf = (pf & 0xffff0) | ((value >> 4) & 0x0f); break;	/* PF0 */
+	case 0x0e: pf = (pf & 0xff00f) | ((uint32_t)value << 4); break;	/* PF1 */
+	case 0x0f: pf = (pf & 0x00fff) | ((uint32_t)value << 12); break;	/* PF2 */
+	case 0x1b:		/* GRP0: grp0 = value, dgrp1 = grp1 */
+		g0 = t->vdelp0 ? t->dgrp0 : value;
+		g1 = t->grp1;
+		if ((t->refp0 ? reverse8(g0) : g0) == t->cur_grp0 &&
+		    (t->refp1 ? reverse8(g1) : g1) == t->cur_grp1)
+			return 0;
+		return stale_masks(addr);
+	case 0x1c:		/* GRP1: grp1 = value, dgrp0 = grp0, denabl = enabl */
+		g0 = t->grp0;
+		g1 = t->vdelp1 ? t->dgrp1 : value;
+		if ((t->refp0 ? reverse8(g0) : g0) == t->cur_grp0 &&
+		    (t->refp1 ? reverse8(g1) : g1) == t->cur_grp1 &&
+		    (!t->vdelbl || t->denabl == t->enabl))
+			return 0;
+		return stale_masks(addr);
+	default:
+		return stale_masks(addr);
+	}
+	return pf == t->pf ? 0 : stale_masks(addr);
+}
+
 HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 			     uint64_t cycle, uint8_t *fb)
 {
 	uint64_t clock = 3 * cycle, line = 0;
-	unsigned hpos;
+	unsigned hpos, stale;
 	int frame_end = 0;
 
 	/* line_clock() and frame_line() in one division, 32-bit when the
@@ -354,9 +389,10 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 		t->cycle = cycle;
 	/* Collisions waiting on the masks as they stand are latched before
 	 * the masks or the latches change. */
-	if (stale_masks(addr) || addr == 0x2c)
+	stale = write_stale(t, addr, value);
+	if (stale || addr == 0x2c)
 		atari_tia_collide(t);
-	t->masks_stale |= stale_masks(addr);
+	t->masks_stale |= stale;
 
 	switch (addr) {
 	case 0x00:		/* VSYNC */
