@@ -85,7 +85,7 @@ static HOSTDEV NOINLINE void bus_window(struct bus_map *b)
 	const uint8_t *rom = b->rom->data;
 
 	if (b->win_bank == c->bank)
-		return;		/* the type is the machine's for good */
+		return;		/* same bank, same window: the type never changes */
 	b->win_bank = c->bank;
 	b->win = rom;
 	b->win_lo = 0;
