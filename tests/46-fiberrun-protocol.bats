@@ -122,10 +122,13 @@ for r in recs:
 }
 
 @test "--start-timeout: a worker that never becomes ready is reported as such; its tasks count no attempt" {
-	run --separate-stderr bash -c "seq 2 | fiberrun --pool --lines -n 1 --start-timeout 0.3 -- sh -c 'while read -r l; do echo \"\$l\"; done'"
+	# The worker starts and reads its task but never speaks the protocol.
+	# The limit leaves its agent time to connect even under a sanitizer
+	# (else the report is the other case, "it never connected").
+	run --separate-stderr bash -c "seq 2 | fiberrun --pool --lines -n 1 --start-timeout 3 -- sh -c 'while read -r l; do echo \"\$l\"; done'"
 	assert_failure 1
-	assert_line --index 0 --regexp '"status":"failed","result":null,"error":"no workers left \(last: did not become ready within 0.3 s \(--start-timeout\)\)",.*"attempts":0,'
-	[[ $stderr == *"worker 0 "*"lost: did not become ready within 0.3 s (--start-timeout)"* ]]
+	assert_line --index 0 --regexp '"status":"failed","result":null,"error":"no workers left \(last: did not become ready within 3 s \(--start-timeout\)\)",.*"attempts":0,'
+	[[ $stderr == *"worker 0 "*"lost: did not become ready within 3 s (--start-timeout)"* ]]
 	[[ $stderr == *"stdout (not a result): task "*"see --protocol lines]"* ]]
 }
 
