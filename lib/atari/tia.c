@@ -227,13 +227,26 @@ static HOSTDEV int write_delay(unsigned addr, unsigned hpos)
 	}
 }
 
+/* A player's graphics as shown: g, reflected when refp is set. */
+static HOSTDEV uint8_t shown(uint8_t g, uint8_t refp)
+{
+	return refp ? reverse8(g) : g;
+}
+
+/* The playfield's 20 bits after `value` is written to PF0, PF1 or PF2. */
+static HOSTDEV uint32_t pf_written(uint32_t pf, unsigned addr, uint8_t value)
+{
+	switch (addr) {
+	case 0x0d: return (pf & 0xffff0) | ((value >> 4) & 0x0f);
+	case 0x0e: return (pf & 0xff00f) | ((uint32_t)value << 4);
+	default: return (pf & 0x00fff) | ((uint32_t)value << 12);
+	}
+}
+
 static HOSTDEV void update_players(struct atari_tia *t)
 {
-	uint8_t g0 = t->vdelp0 ? t->dgrp0 : t->grp0;
-	uint8_t g1 = t->vdelp1 ? t->dgrp1 : t->grp1;
-
-	t->cur_grp0 = t->refp0 ? reverse8(g0) : g0;
-	t->cur_grp1 = t->refp1 ? reverse8(g1) : g1;
+	t->cur_grp0 = shown(t->vdelp0 ? t->dgrp0 : t->grp0, t->refp0);
+	t->cur_grp1 = shown(t->vdelp1 ? t->dgrp1 : t->grp1, t->refp1);
 	t->enabled = (uint8_t)((t->enabled & ~(TIA_P0 | TIA_P1)) |
 			       (t->cur_grp0 ? TIA_P0 : 0) | (t->cur_grp1 ? TIA_P1 : 0));
 }
@@ -330,32 +343,26 @@ static HOSTDEV unsigned stale_masks(unsigned addr)
  */
 static HOSTDEV unsigned write_stale(const struct atari_tia *t, unsigned addr, uint8_t value)
 {
-	uint32_t pf = t->pf;
-	uint8_t g0, g1;
+	int same;
 
 	switch (addr) {
-	case 0x0d: pf = (pf & 0xffff0) | ((value >> 4) & 0x0f); break;	/* PF0 */
-	case 0x0e: pf = (pf & 0xff00f) | ((uint32_t)value << 4); break;	/* PF1 */
-	case 0x0f: pf = (pf & 0x00fff) | ((uint32_t)value << 12); break;	/* PF2 */
+	case 0x0d: case 0x0e: case 0x0f:	/* PF0-2 */
+		same = pf_written(t->pf, addr, value) == t->pf;
+		break;
 	case 0x1b:		/* GRP0: grp0 = value, dgrp1 = grp1 */
-		g0 = t->vdelp0 ? t->dgrp0 : value;
-		g1 = t->grp1;
-		if ((t->refp0 ? reverse8(g0) : g0) == t->cur_grp0 &&
-		    (t->refp1 ? reverse8(g1) : g1) == t->cur_grp1)
-			return 0;
-		return stale_masks(addr);
+		same = shown(t->vdelp0 ? t->dgrp0 : value, t->refp0) == t->cur_grp0 &&
+		       shown(t->grp1, t->refp1) == t->cur_grp1;
+		break;
 	case 0x1c:		/* GRP1: grp1 = value, dgrp0 = grp0, denabl = enabl */
-		g0 = t->grp0;
-		g1 = t->vdelp1 ? t->dgrp1 : value;
-		if ((t->refp0 ? reverse8(g0) : g0) == t->cur_grp0 &&
-		    (t->refp1 ? reverse8(g1) : g1) == t->cur_grp1 &&
-		    (!t->vdelbl || t->denabl == t->enabl))
-			return 0;
-		return stale_masks(addr);
+		same = shown(t->grp0, t->refp0) == t->cur_grp0 &&
+		       shown(t->vdelp1 ? t->dgrp1 : value, t->refp1) == t->cur_grp1 &&
+		       (!t->vdelbl || t->denabl == t->enabl);
+		break;
 	default:
-		return stale_masks(addr);
+		same = 0;
+		break;
 	}
-	return pf == t->pf ? 0 : stale_masks(addr);
+	return same ? 0 : stale_masks(addr);
 }
 
 HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
@@ -443,16 +450,8 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 			t->cur_grp1 = reverse8(t->cur_grp1);
 		}
 		break;
-	case 0x0d:		/* PF0 */
-		t->pf = (t->pf & 0xffff0) | ((value >> 4) & 0x0f);
-		update_enabled(t);
-		break;
-	case 0x0e:		/* PF1 */
-		t->pf = (t->pf & 0xff00f) | ((uint32_t)value << 4);
-		update_enabled(t);
-		break;
-	case 0x0f:		/* PF2 */
-		t->pf = (t->pf & 0x00fff) | ((uint32_t)value << 12);
+	case 0x0d: case 0x0e: case 0x0f:	/* PF0-2 */
+		t->pf = pf_written(t->pf, addr, value);
 		update_enabled(t);
 		break;
 	case 0x10:		/* RESP0 */
