@@ -437,6 +437,8 @@ HOSTDEV NOINLINE int atari_machine_frame(struct atari_machine *m, const struct a
 	bus_init(&b, &map, m, rom, fb);
 	machine_exec(&b, &m->cpu, ATARI_FRAME_INSTRUCTIONS);
 	bus_done(&b);
+	if (!m->tia.frame_done)
+		atari_tia_catch_up(&m->tia, fb);
 	atari_tia_collide(&m->tia);
 	if (m->tia.frame_done)
 		return 1;

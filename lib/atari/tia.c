@@ -187,9 +187,14 @@ HOSTDEV uint8_t atari_tia_read(struct atari_tia *t, uint16_t addr,
 {
 	uint16_t c;
 
-	atari_tia_sync(t, cycle, fb);
-	if ((addr & 0x0f) < 0x08)
+	/* Only the collision latches depend on the picture. */
+	t->last_access = ATARI_TIA_READ;
+	if ((addr & 0x0f) < 0x08) {
+		atari_tia_sync(t, cycle, fb);
 		atari_tia_collide(t);
+	} else if (cycle > t->cycle) {
+		t->cycle = cycle;
+	}
 	c = t->collision;
 	switch (addr & 0x0f) {
 	case 0x00: return (uint8_t)((c & 0x0001 ? 0x80 : 0) | (c & 0x0002 ? 0x40 : 0));
@@ -227,20 +232,20 @@ static HOSTDEV int write_delay(unsigned addr, unsigned hpos)
 	}
 }
 
+HOSTDEV void atari_tia_catch_up(struct atari_tia *t, uint8_t *fb)
+{
+	uint64_t clock = 3 * t->cycle;
+
+	if (t->last_access == ATARI_TIA_READ)
+		render(t, clock, fb);
+	else
+		render(t, clock + (uint64_t)write_delay(t->last_access, line_clock(t, clock)), fb);
+}
+
 /* A player's graphics as shown: g, reflected when refp is set. */
 static HOSTDEV uint8_t shown(uint8_t g, uint8_t refp)
 {
 	return refp ? reverse8(g) : g;
-}
-
-/* The playfield's 20 bits after `value` is written to PF0, PF1 or PF2. */
-static HOSTDEV uint32_t pf_written(uint32_t pf, unsigned addr, uint8_t value)
-{
-	switch (addr) {
-	case 0x0d: return (pf & 0xffff0) | ((value >> 4) & 0x0f);
-	case 0x0e: return (pf & 0xff00f) | ((uint32_t)value << 4);
-	default: return (pf & 0x00fff) | ((uint32_t)value << 12);
-	}
 }
 
 static HOSTDEV void update_players(struct atari_tia *t)
@@ -347,7 +352,7 @@ static HOSTDEV unsigned write_stale(const struct atari_tia *t, unsigned addr, ui
 
 	switch (addr) {
 	case 0x0d: case 0x0e: case 0x0f:	/* PF0-2 */
-		same = pf_written(t->pf, addr, value) == t->pf;
+		same = atari_tia_pf_written(t->pf, addr, value) == t->pf;
 		break;
 	case 0x1b:		/* GRP0: grp0 = value, dgrp1 = grp1 */
 		same = shown(t->vdelp0 ? t->dgrp0 : value, t->refp0) == t->cur_grp0 &&
@@ -365,8 +370,8 @@ static HOSTDEV unsigned write_stale(const struct atari_tia *t, unsigned addr, ui
 	return same ? 0 : stale_masks(addr);
 }
 
-HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
-			     uint64_t cycle, uint8_t *fb)
+HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
+				 uint64_t cycle, uint8_t *fb)
 {
 	uint64_t clock = 3 * cycle, line = 0;
 	unsigned hpos, stale;
@@ -451,7 +456,7 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
 		}
 		break;
 	case 0x0d: case 0x0e: case 0x0f:	/* PF0-2 */
-		t->pf = pf_written(t->pf, addr, value);
+		t->pf = atari_tia_pf_written(t->pf, addr, value);
 		update_enabled(t);
 		break;
 	case 0x10:		/* RESP0 */

@@ -80,6 +80,9 @@
 #define ATARI_PAL_HEIGHT 250	/* ... for a PAL game that sets no height */
 #define ATARI_FB_LINES 320	/* rows a frame buffer must have */
 #define ATARI_TIA_YSTART 34	/* first scan line of the screen (default) */
+#define ATARI_TIA_LINE 228	/* colour clocks per scan line */
+#define ATARI_TIA_MAX_LINES 290	/* NTSC: a write past this line ends the frame */
+#define ATARI_TIA_MAX_LINES_PAL 342
 
 /* Pot resistances for atari_tia_set_pot(), in ohms. */
 #define ATARI_POT_GROUNDED 0		/* reads as charged at once */
@@ -134,7 +137,8 @@ struct atari_tia {
 	uint8_t colour_loss;	/* PAL: bit 0 forced into the colours */
 	uint16_t frame_lines;	/* scan lines of the last completed frame */
 	uint8_t masks_stale;	/* masks must be rebuilt before use */
-	uint8_t reserved2_[5];
+	uint8_t last_access;	/* register of the access at `cycle`; ATARI_TIA_READ: a read */
+	uint8_t reserved2_[4];
 	/* Pixels of each object on a line (P0, M0, P1, M1, BL, PF; bit x of
 	 * word x / 64 for pixel x): a function of the registers above, kept
 	 * between writes and rebuilt when masks_stale is set. */
@@ -182,9 +186,95 @@ HOSTDEV void atari_tia_sync(struct atari_tia *t, uint64_t cycle, uint8_t *fb);
 HOSTDEV uint8_t atari_tia_read(struct atari_tia *t, uint16_t addr,
 			       uint64_t cycle, uint8_t *fb);
 
-/* Register write (address bits 0-5 select the register) at `cycle`. */
-HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
-			     uint64_t cycle, uint8_t *fb);
+/* The playfield's 20 bits after `value` is written to PF0 ($0D), PF1
+ * ($0E) or PF2 ($0F). */
+static inline HOSTDEV uint32_t atari_tia_pf_written(uint32_t pf, unsigned addr, uint8_t value)
+{
+	switch (addr) {
+	case 0x0d: return (pf & 0xffff0) | ((value >> 4) & 0x0f);
+	case 0x0e: return (pf & 0xff00f) | ((uint32_t)value << 4);
+	default: return (pf & 0x00fff) | ((uint32_t)value << 12);
+	}
+}
+
+/*
+ * Writing `value` to register `addr` (0-$3F) at `cycle` leaves every
+ * register as it was and ends no frame: it needs no drawing, since the
+ * picture before and after it comes from the same registers.  Games write
+ * most bytes again on every line (the playfield, the graphics, the enable
+ * bits), most often unchanged, and WSYNC (the bus halts the CPU), RSYNC,
+ * the audio registers and $2D-$3F hold nothing here.
+ */
+static inline HOSTDEV int atari_tia_write_noop(const struct atari_tia *t, unsigned addr,
+					       uint8_t value, uint64_t cycle)
+{
+	uint64_t clock = 3 * cycle;
+	int same;
+
+	switch (addr) {
+	case 0x02: case 0x03: case 0x15: case 0x16: case 0x17: case 0x18:
+	case 0x19: case 0x1a:
+		same = 1;
+		break;
+	case 0x01: same = value == t->vblank; break;
+	case 0x06: same = ((value & 0xfe) | t->colour_loss) == t->colup0; break;
+	case 0x07: same = ((value & 0xfe) | t->colour_loss) == t->colup1; break;
+	case 0x08: same = ((value & 0xfe) | t->colour_loss) == t->colupf; break;
+	case 0x09: same = ((value & 0xfe) | t->colour_loss) == t->colubk; break;
+	case 0x0a: same = value == t->ctrlpf && (value & 0x01) == t->pf_reflect; break;
+	case 0x0b: same = !(value & 0x08) == !t->refp0; break;
+	case 0x0c: same = !(value & 0x08) == !t->refp1; break;
+	case 0x0d: case 0x0e: case 0x0f:
+		same = atari_tia_pf_written(t->pf, addr, value) == t->pf;
+		break;
+	case 0x1b: same = value == t->grp0 && t->dgrp1 == t->grp1; break;
+	case 0x1c:
+		same = value == t->grp1 && t->dgrp0 == t->grp0 && t->denabl == t->enabl;
+		break;
+	case 0x1d: same = (value & 0x02) == t->enam0; break;
+	case 0x1e: same = (value & 0x02) == t->enam1; break;
+	case 0x1f: same = (value & 0x02) == t->enabl; break;
+	case 0x20: same = value >> 4 == t->hmp0; break;
+	case 0x21: same = value >> 4 == t->hmp1; break;
+	case 0x22: same = value >> 4 == t->hmm0; break;
+	case 0x23: same = value >> 4 == t->hmm1; break;
+	case 0x24: same = value >> 4 == t->hmbl; break;
+	case 0x25: same = (value & 0x01) == t->vdelp0; break;
+	case 0x26: same = (value & 0x01) == t->vdelp1; break;
+	case 0x27: same = (value & 0x01) == t->vdelbl; break;
+	case 0x28: same = (value & 0x02) == t->resmp0; break;
+	case 0x29: same = (value & 0x02) == t->resmp1; break;
+	default: same = addr >= 0x2d; break;
+	}
+	/* A write after the frame's last scan line ends the frame. */
+	return same && (clock < t->frame_start || clock - t->frame_start <
+			(uint64_t)ATARI_TIA_LINE *
+			((t->pal ? ATARI_TIA_MAX_LINES_PAL : ATARI_TIA_MAX_LINES) + 1));
+}
+
+/* Register write (address bits 0-5 select the register) at `cycle`;
+ * atari_tia_write_any does what a write that is not a no-op does. */
+HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
+				 uint64_t cycle, uint8_t *fb);
+
+static inline HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
+					   uint64_t cycle, uint8_t *fb)
+{
+	if (!atari_tia_write_noop(t, addr & 0x3f, value, cycle))
+		atari_tia_write_any(t, addr, value, cycle, fb);
+	else if (cycle > t->cycle)
+		t->cycle = cycle;
+	t->last_access = (uint8_t)(addr & 0x3f);
+}
+
+/*
+ * Bring the picture up to where the last register access left it, as the
+ * reference does on every access: writes that change nothing and reads
+ * of the inputs skip the drawing, which a frame that runs out of
+ * instructions (atari_tia_grey_out) must not see.
+ */
+#define ATARI_TIA_READ 0x40
+HOSTDEV void atari_tia_catch_up(struct atari_tia *t, uint8_t *fb);
 
 /*
  * After a write to WSYNC at `cycle`: the cycle count once the CPU resumes,
@@ -195,12 +285,6 @@ HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
  */
 HOSTDEV uint64_t atari_tia_wsync_until(const struct atari_tia *t, uint64_t cycle);
 
-/*
- * When the CPU ran the reference's per-frame budget of instructions
- * without completing a frame: ALE then greys out, once, the rows of the
- * frame the beam has not reached (colour index c becomes (c & 15) >> 1)
- * and carries on with the same frame.  `cycle` is the current cycle.
- */
 /* The last frame completed drew the whole display window (it did not end
  * before its bottom row). */
 static inline HOSTDEV int atari_tia_frame_whole(const struct atari_tia *t)
@@ -216,6 +300,12 @@ static inline HOSTDEV int atari_tia_frame_whole(const struct atari_tia *t)
  */
 HOSTDEV void atari_tia_collide(struct atari_tia *t);
 
+/*
+ * When the CPU ran the reference's per-frame budget of instructions
+ * without completing a frame: ALE then greys out, once, the rows of the
+ * frame the beam has not reached (colour index c becomes (c & 15) >> 1)
+ * and carries on with the same frame.  `cycle` is the current cycle.
+ */
 HOSTDEV void atari_tia_grey_out(struct atari_tia *t, uint64_t cycle, uint8_t *fb);
 
 /*

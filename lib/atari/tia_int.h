@@ -36,9 +36,9 @@
 #define TIA_PF 0x20
 
 #define HBLANK 68
-#define LINE 228
-#define MAX_LINES 290		/* NTSC: a write past this line ends the frame */
-#define MAX_LINES_PAL 342
+#define LINE ATARI_TIA_LINE
+#define MAX_LINES ATARI_TIA_MAX_LINES
+#define MAX_LINES_PAL ATARI_TIA_MAX_LINES_PAL
 #define NO_CLOCK UINT64_MAX
 #define FB_SIZE (ATARI_SCREEN_WIDTH * ATARI_FB_LINES)
 

@@ -676,6 +676,33 @@ static void test_unfinished_frames(void)
 		"reset after a complete frame: first row is line ystart");
 }
 
+/* Writes that change nothing and reads of the inputs draw nothing at once;
+ * atari_tia_catch_up() brings the picture up to the last of them, as the
+ * reference draws on every access, before a frame is greyed out. */
+static void test_catch_up(void)
+{
+	fresh();
+	memset(fb, 0x1e, sizeof(fb));
+	wr(COLUBK, 0x44, Y0 + 2, 0);
+	wr(COLUBK, 0x44, Y0 + 5, 40);	/* changes nothing: draws nothing */
+	TEST_OK(px(3, 0) == 0x1e, "a write that changes nothing does not draw");
+	atari_tia_catch_up(&tia, fb);
+	TEST_OK(px(3, 0) == 0x44 && px(4, 159) == 0x44 && px(5, 50) == 0x44 &&
+		px(5, 53) == 0x1e, "catch_up: drawn up to that write");
+	TEST_OK(rd(INPT4, Y0 + 6, 40) == 0x80 && px(6, 0) == 0x1e,
+		"a read of the inputs does not draw");
+	atari_tia_catch_up(&tia, fb);
+	TEST_OK(px(5, 100) == 0x44 && px(6, 50) == 0x44 && px(6, 53) == 0x1e,
+		"catch_up: drawn up to that read");
+	wr(PF1, 0xff, Y0 + 7, 30);	/* takes effect 2 to 5 clocks later */
+	wr(PF1, 0xff, Y0 + 7, 50);
+	atari_tia_catch_up(&tia, fb);
+	TEST_OK(px(7, 83) == 0x44 && px(7, 84) == 0x1e,
+		"catch_up: up to the write's delay, 2 clocks here");
+	atari_tia_grey_out(&tia, at(Y0 + 9, 0), fb);
+	TEST_OK(px(8, 0) == 0x1e && px(9, 0) == 0x07, "then grey_out from the beam's line");
+}
+
 static void test_palette(void)
 {
 	TEST_EQ_LONG(atari_palette_rgb(0x00), 0x000000, "palette: black");
@@ -705,6 +732,7 @@ int main(void)
 	test_no_fb_same_state();
 	test_random_traffic();
 	test_unfinished_frames();
+	test_catch_up();
 	test_palette();
 	printf("# sizeof(struct atari_tia) = %zu\n", sizeof(struct atari_tia));
 	return test_done();
