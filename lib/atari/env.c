@@ -504,9 +504,10 @@ static HOSTDEV void area_axis(struct area_axis *a, unsigned size)
 	}
 }
 
-/* Pixels [0, n) of a row, each the larger of its two frames' values:
- * eight at a time where both frames show one colour across them (most of
- * a screen), one at a time elsewhere. */
+/* Pixels [0, n) of a row, each the larger of its two frames' values,
+ * eight at a time: where both frames show the same pixels (most of a
+ * screen) there is nothing to compare, and where they show one colour
+ * across the eight, one value to look up. */
 static HOSTDEV void pool_row(const uint8_t *cr, const uint8_t *pr, const uint8_t lut[256],
 			     uint8_t *out, int n)
 {
@@ -518,10 +519,19 @@ static HOSTDEV void pool_row(const uint8_t *cr, const uint8_t *pr, const uint8_t
 
 		memcpy(&a, cr + i, 8);
 		memcpy(&b, pr + i, 8);
-		if (a != b || a != (a & 0xff) * 0x0101010101010101ull)
-			break;
-		a = lut[a & 0xff] * 0x0101010101010101ull;
-		memcpy(out + i, &a, 8);
+		if (a != b) {
+			for (int k = i; k < i + 8; k++) {
+				uint8_t v = lut[cr[k]], w = lut[pr[k]];
+
+				out[k] = v > w ? v : w;
+			}
+		} else if (a == (a & 0xff) * 0x0101010101010101ull) {
+			a = lut[a & 0xff] * 0x0101010101010101ull;
+			memcpy(out + i, &a, 8);
+		} else {
+			for (int k = i; k < i + 8; k++)
+				out[k] = lut[cr[k]];
+		}
 	}
 #endif
 	for (; i < n; i++) {

@@ -39,7 +39,7 @@ static HOSTDEV int reset_when(unsigned mode, unsigned oldx, unsigned newx)
  * cycles 2-20 the move is clamped, from cycle 55 on late extra clocks move
  * objects left, in between nothing moves.
  */
-static HOSTDEV int hmove_motion(unsigned x, unsigned n)
+static ATARI_TIA_INLINE HOSTDEV int hmove_motion(unsigned x, unsigned n)
 {
 	int u = (int)(n ^ 8), m = 8 - u;
 

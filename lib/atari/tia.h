@@ -186,6 +186,13 @@ HOSTDEV void atari_tia_sync(struct atari_tia *t, uint64_t cycle, uint8_t *fb);
 HOSTDEV uint8_t atari_tia_read(struct atari_tia *t, uint16_t addr,
 			       uint64_t cycle, uint8_t *fb);
 
+/* The register writes' fast path is inlined into the bus. */
+#ifdef __CUDACC__
+#define ATARI_TIA_INLINE __forceinline__
+#else
+#define ATARI_TIA_INLINE inline __attribute__((always_inline))
+#endif
+
 /* The playfield's 20 bits after `value` is written to PF0 ($0D), PF1
  * ($0E) or PF2 ($0F). */
 static inline HOSTDEV uint32_t atari_tia_pf_written(uint32_t pf, unsigned addr, uint8_t value)
@@ -205,10 +212,9 @@ static inline HOSTDEV uint32_t atari_tia_pf_written(uint32_t pf, unsigned addr, 
  * bits), most often unchanged, and WSYNC (the bus halts the CPU), RSYNC,
  * the audio registers and $2D-$3F hold nothing here.
  */
-static inline HOSTDEV int atari_tia_write_noop(const struct atari_tia *t, unsigned addr,
-					       uint8_t value, uint64_t cycle)
+static ATARI_TIA_INLINE HOSTDEV int atari_tia_write_noop(const struct atari_tia *t, unsigned addr,
+							 uint8_t value, uint64_t cycle)
 {
-	uint64_t clock = 3 * cycle;
 	int same;
 
 	switch (addr) {
@@ -247,9 +253,8 @@ static inline HOSTDEV int atari_tia_write_noop(const struct atari_tia *t, unsign
 	default: same = addr >= 0x2d; break;
 	}
 	/* A write after the frame's last scan line ends the frame. */
-	return same && (clock < t->frame_start || clock - t->frame_start <
-			(uint64_t)ATARI_TIA_LINE *
-			((t->pal ? ATARI_TIA_MAX_LINES_PAL : ATARI_TIA_MAX_LINES) + 1));
+	return same && 3 * cycle < t->frame_start + (uint64_t)ATARI_TIA_LINE *
+		((t->pal ? ATARI_TIA_MAX_LINES_PAL : ATARI_TIA_MAX_LINES) + 1);
 }
 
 /* Register write (address bits 0-5 select the register) at `cycle`;
@@ -257,8 +262,8 @@ static inline HOSTDEV int atari_tia_write_noop(const struct atari_tia *t, unsign
 HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
 				 uint64_t cycle, uint8_t *fb);
 
-static inline HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr, uint8_t value,
-					   uint64_t cycle, uint8_t *fb)
+static ATARI_TIA_INLINE HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr,
+						     uint8_t value, uint64_t cycle, uint8_t *fb)
 {
 	if (!atari_tia_write_noop(t, addr & 0x3f, value, cycle))
 		atari_tia_write_any(t, addr, value, cycle, fb);
