@@ -15,7 +15,8 @@
  * jammed (nothing executes then, and no cycle passes).
  *
  * With CPU_EXEC_STOP(ctx) also defined (true when the caller wants control
- * back, tested after each instruction), the function is instead
+ * back; only a CPU_WRITE may make it true, and it is tested after each
+ * instruction that writes), the function is instead
  *
  *	static HOSTDEV int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu,
  *					 int max);
@@ -195,14 +196,20 @@
  * jump to the next one's label ("threaded" dispatch), which the branch
  * predictor learns per opcode instead of through one shared jump; else
  * (CUDA, other compilers, one instruction per call) a switch.  Both run
- * the same statements: OP(n) starts opcode n, NEXT ends it, END_JAM ends
- * the jam.
+ * the same statements: OP(n) starts opcode n, NEXT ends it (NEXT_W when
+ * it wrote: only a write can make CPU_EXEC_STOP true), END_JAM ends the
+ * jam.
  */
 #if defined(CPU_EXEC_STOP) && defined(__GNUC__) && !defined(__CUDA_ARCH__)
 #define CPU_EXEC_THREADED 1
 #define OP(n) L_##n:
 #define OP_JAM L_jam:
 #define NEXT do { \
+	if (++ran >= max) \
+		goto out_; \
+	goto *disp_[RD(pc++)]; \
+} while (0)
+#define NEXT_W do { \
 	if (++ran >= max || CPU_EXEC_STOP(ctx)) \
 		goto out_; \
 	goto *disp_[RD(pc++)]; \
@@ -213,6 +220,7 @@
 #define OP(n) case n:
 #define OP_JAM default:
 #define NEXT break
+#define NEXT_W break
 #define END_JAM break
 #endif
 
@@ -307,19 +315,19 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP(0xb4) R_ZPX; y = op; SETNZ(y); NEXT;
 	OP(0xac) R_ABS; y = op; SETNZ(y); NEXT;
 	OP(0xbc) R_ABX; y = op; SETNZ(y); NEXT;
-	OP(0x85) W_ZP; WR(ea, a); NEXT;
-	OP(0x95) W_ZPX; WR(ea, a); NEXT;
-	OP(0x8d) W_ABS; WR(ea, a); NEXT;
-	OP(0x9d) W_ABX; WR(ea, a); NEXT;
-	OP(0x99) W_ABY; WR(ea, a); NEXT;
-	OP(0x81) W_INX; WR(ea, a); NEXT;
-	OP(0x91) W_INY; WR(ea, a); NEXT;
-	OP(0x86) W_ZP; WR(ea, x); NEXT;
-	OP(0x96) W_ZPY; WR(ea, x); NEXT;
-	OP(0x8e) W_ABS; WR(ea, x); NEXT;
-	OP(0x84) W_ZP; WR(ea, y); NEXT;
-	OP(0x94) W_ZPX; WR(ea, y); NEXT;
-	OP(0x8c) W_ABS; WR(ea, y); NEXT;
+	OP(0x85) W_ZP; WR(ea, a); NEXT_W;
+	OP(0x95) W_ZPX; WR(ea, a); NEXT_W;
+	OP(0x8d) W_ABS; WR(ea, a); NEXT_W;
+	OP(0x9d) W_ABX; WR(ea, a); NEXT_W;
+	OP(0x99) W_ABY; WR(ea, a); NEXT_W;
+	OP(0x81) W_INX; WR(ea, a); NEXT_W;
+	OP(0x91) W_INY; WR(ea, a); NEXT_W;
+	OP(0x86) W_ZP; WR(ea, x); NEXT_W;
+	OP(0x96) W_ZPY; WR(ea, x); NEXT_W;
+	OP(0x8e) W_ABS; WR(ea, x); NEXT_W;
+	OP(0x84) W_ZP; WR(ea, y); NEXT_W;
+	OP(0x94) W_ZPX; WR(ea, y); NEXT_W;
+	OP(0x8c) W_ABS; WR(ea, y); NEXT_W;
 	OP(0xaa) M_IMP(); x = a; SETNZ(x); NEXT;
 	OP(0xa8) M_IMP(); y = a; SETNZ(y); NEXT;
 	OP(0xba) M_IMP(); x = sp; SETNZ(x); NEXT;
@@ -391,35 +399,35 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 
 	/* Read-modify-write. */
 	OP(0x0a) M_IMP(); SETF(ATARI_CPU_C, a & 0x80); a = (uint8_t)(a << 1); SETNZ(a); NEXT;
-	OP(0x06) X_ZP; OP_ASL(); NEXT;
-	OP(0x16) X_ZPX; OP_ASL(); NEXT;
-	OP(0x0e) X_ABS; OP_ASL(); NEXT;
-	OP(0x1e) X_ABX; OP_ASL(); NEXT;
+	OP(0x06) X_ZP; OP_ASL(); NEXT_W;
+	OP(0x16) X_ZPX; OP_ASL(); NEXT_W;
+	OP(0x0e) X_ABS; OP_ASL(); NEXT_W;
+	OP(0x1e) X_ABX; OP_ASL(); NEXT_W;
 	OP(0x4a) M_IMP(); SETF(ATARI_CPU_C, a & 0x01); a = (uint8_t)(a >> 1); SETNZ(a); NEXT;
-	OP(0x46) X_ZP; OP_LSR(); NEXT;
-	OP(0x56) X_ZPX; OP_LSR(); NEXT;
-	OP(0x4e) X_ABS; OP_LSR(); NEXT;
-	OP(0x5e) X_ABX; OP_LSR(); NEXT;
+	OP(0x46) X_ZP; OP_LSR(); NEXT_W;
+	OP(0x56) X_ZPX; OP_LSR(); NEXT_W;
+	OP(0x4e) X_ABS; OP_LSR(); NEXT_W;
+	OP(0x5e) X_ABX; OP_LSR(); NEXT_W;
 	OP(0x2a) M_IMP(); t8 = (uint8_t)FC; SETF(ATARI_CPU_C, a & 0x80);
 		a = (uint8_t)((a << 1) | t8); SETNZ(a); NEXT;
-	OP(0x26) X_ZP; OP_ROL(); NEXT;
-	OP(0x36) X_ZPX; OP_ROL(); NEXT;
-	OP(0x2e) X_ABS; OP_ROL(); NEXT;
-	OP(0x3e) X_ABX; OP_ROL(); NEXT;
+	OP(0x26) X_ZP; OP_ROL(); NEXT_W;
+	OP(0x36) X_ZPX; OP_ROL(); NEXT_W;
+	OP(0x2e) X_ABS; OP_ROL(); NEXT_W;
+	OP(0x3e) X_ABX; OP_ROL(); NEXT_W;
 	OP(0x6a) M_IMP(); t8 = (uint8_t)(FC ? 0x80 : 0); SETF(ATARI_CPU_C, a & 0x01);
 		a = (uint8_t)((a >> 1) | t8); SETNZ(a); NEXT;
-	OP(0x66) X_ZP; OP_ROR(); NEXT;
-	OP(0x76) X_ZPX; OP_ROR(); NEXT;
-	OP(0x6e) X_ABS; OP_ROR(); NEXT;
-	OP(0x7e) X_ABX; OP_ROR(); NEXT;
-	OP(0xe6) X_ZP; OP_INC(); NEXT;
-	OP(0xf6) X_ZPX; OP_INC(); NEXT;
-	OP(0xee) X_ABS; OP_INC(); NEXT;
-	OP(0xfe) X_ABX; OP_INC(); NEXT;
-	OP(0xc6) X_ZP; OP_DEC(); NEXT;
-	OP(0xd6) X_ZPX; OP_DEC(); NEXT;
-	OP(0xce) X_ABS; OP_DEC(); NEXT;
-	OP(0xde) X_ABX; OP_DEC(); NEXT;
+	OP(0x66) X_ZP; OP_ROR(); NEXT_W;
+	OP(0x76) X_ZPX; OP_ROR(); NEXT_W;
+	OP(0x6e) X_ABS; OP_ROR(); NEXT_W;
+	OP(0x7e) X_ABX; OP_ROR(); NEXT_W;
+	OP(0xe6) X_ZP; OP_INC(); NEXT_W;
+	OP(0xf6) X_ZPX; OP_INC(); NEXT_W;
+	OP(0xee) X_ABS; OP_INC(); NEXT_W;
+	OP(0xfe) X_ABX; OP_INC(); NEXT_W;
+	OP(0xc6) X_ZP; OP_DEC(); NEXT_W;
+	OP(0xd6) X_ZPX; OP_DEC(); NEXT_W;
+	OP(0xce) X_ABS; OP_DEC(); NEXT_W;
+	OP(0xde) X_ABX; OP_DEC(); NEXT_W;
 	OP(0xe8) M_IMP(); x++; SETNZ(x); NEXT;
 	OP(0xc8) M_IMP(); y++; SETNZ(y); NEXT;
 	OP(0xca) M_IMP(); x--; SETNZ(x); NEXT;
@@ -456,7 +464,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
 		pc = (uint16_t)(lo | (RD(pc) << 8));
-		NEXT;
+		NEXT_W;
 	OP(0x60)
 		M_IMP();
 		(void)RD(0x100 + sp); sp++;
@@ -479,9 +487,9 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		p |= ATARI_CPU_I;
 		lo = RD(0xfffe);
 		pc = (uint16_t)(lo | (RD(0xffff) << 8));
-		NEXT;
-	OP(0x48) M_IMP(); WR(0x100 + sp, a); sp--; NEXT;
-	OP(0x08) M_IMP(); WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT;
+		NEXT_W;
+	OP(0x48) M_IMP(); WR(0x100 + sp, a); sp--; NEXT_W;
+	OP(0x08) M_IMP(); WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT_W;
 	OP(0x68) M_IMP(); (void)RD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); NEXT;
 	OP(0x28) M_IMP(); (void)RD(0x100 + sp); sp++;
 		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; NEXT;
@@ -537,15 +545,15 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP(0xb7) R_ZPY; a = x = op; SETNZ(a); NEXT;
 	OP(0xa3) R_INX; a = x = op; SETNZ(a); NEXT;
 	OP(0xb3) R_INY; a = x = op; SETNZ(a); NEXT;
-	OP(0x8f) W_ABS; WR(ea, a & x); NEXT;
-	OP(0x87) W_ZP; WR(ea, a & x); NEXT;
-	OP(0x97) W_ZPY; WR(ea, a & x); NEXT;
-	OP(0x83) W_INX; WR(ea, a & x); NEXT;
-	OP(0x9f) W_ABY; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT;
-	OP(0x93) W_INY; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT;
-	OP(0x9b) W_ABY; sp = a & x; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT;
-	OP(0x9e) W_ABY; WR(ea, x & (((ea >> 8) & 0xff) + 1)); NEXT;
-	OP(0x9c) W_ABX; WR(ea, y & (((ea >> 8) & 0xff) + 1)); NEXT;
+	OP(0x8f) W_ABS; WR(ea, a & x); NEXT_W;
+	OP(0x87) W_ZP; WR(ea, a & x); NEXT_W;
+	OP(0x97) W_ZPY; WR(ea, a & x); NEXT_W;
+	OP(0x83) W_INX; WR(ea, a & x); NEXT_W;
+	OP(0x9f) W_ABY; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT_W;
+	OP(0x93) W_INY; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT_W;
+	OP(0x9b) W_ABY; sp = a & x; WR(ea, a & x & (((ea >> 8) & 0xff) + 1)); NEXT_W;
+	OP(0x9e) W_ABY; WR(ea, x & (((ea >> 8) & 0xff) + 1)); NEXT_W;
+	OP(0x9c) W_ABX; WR(ea, y & (((ea >> 8) & 0xff) + 1)); NEXT_W;
 
 #define SLO() (SETF(ATARI_CPU_C, op & 0x80), op = (uint8_t)(op << 1), WR(ea, op), a |= op, SETNZ(a))
 #define RLA() (t8 = (uint8_t)((op << 1) | FC), WR(ea, t8), a &= t8, \
@@ -555,48 +563,48 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	op = (uint8_t)((op >> 1) | t8); WR(ea, op); OP_ADC(); } while (0)
 #define DCP() do { op = (uint8_t)(op - 1); WR(ea, op); OP_CMP(a); } while (0)
 #define ISB() do { op = (uint8_t)(op + 1); WR(ea, op); OP_SBC(); } while (0)
-	OP(0x07) X_ZP; SLO(); NEXT;
-	OP(0x17) X_ZPX; SLO(); NEXT;
-	OP(0x0f) X_ABS; SLO(); NEXT;
-	OP(0x1f) X_ABX; SLO(); NEXT;
-	OP(0x1b) X_ABY; SLO(); NEXT;
-	OP(0x03) X_INX; SLO(); NEXT;
-	OP(0x13) X_INY; SLO(); NEXT;
-	OP(0x27) X_ZP; RLA(); NEXT;
-	OP(0x37) X_ZPX; RLA(); NEXT;
-	OP(0x2f) X_ABS; RLA(); NEXT;
-	OP(0x3f) X_ABX; RLA(); NEXT;
-	OP(0x3b) X_ABY; RLA(); NEXT;
-	OP(0x23) X_INX; RLA(); NEXT;
-	OP(0x33) X_INY; RLA(); NEXT;
-	OP(0x47) X_ZP; SRE(); NEXT;
-	OP(0x57) X_ZPX; SRE(); NEXT;
-	OP(0x4f) X_ABS; SRE(); NEXT;
-	OP(0x5f) X_ABX; SRE(); NEXT;
-	OP(0x5b) X_ABY; SRE(); NEXT;
-	OP(0x43) X_INX; SRE(); NEXT;
-	OP(0x53) X_INY; SRE(); NEXT;
-	OP(0x67) X_ZP; RRA(); NEXT;
-	OP(0x77) X_ZPX; RRA(); NEXT;
-	OP(0x6f) X_ABS; RRA(); NEXT;
-	OP(0x7f) X_ABX; RRA(); NEXT;
-	OP(0x7b) X_ABY; RRA(); NEXT;
-	OP(0x63) X_INX; RRA(); NEXT;
-	OP(0x73) X_INY; RRA(); NEXT;
-	OP(0xc7) X_ZP; DCP(); NEXT;
-	OP(0xd7) X_ZPX; DCP(); NEXT;
-	OP(0xcf) X_ABS; DCP(); NEXT;
-	OP(0xdf) X_ABX; DCP(); NEXT;
-	OP(0xdb) X_ABY; DCP(); NEXT;
-	OP(0xc3) X_INX; DCP(); NEXT;
-	OP(0xd3) X_INY; DCP(); NEXT;
-	OP(0xe7) X_ZP; ISB(); NEXT;
-	OP(0xf7) X_ZPX; ISB(); NEXT;
-	OP(0xef) X_ABS; ISB(); NEXT;
-	OP(0xff) X_ABX; ISB(); NEXT;
-	OP(0xfb) X_ABY; ISB(); NEXT;
-	OP(0xe3) X_INX; ISB(); NEXT;
-	OP(0xf3) X_INY; ISB(); NEXT;
+	OP(0x07) X_ZP; SLO(); NEXT_W;
+	OP(0x17) X_ZPX; SLO(); NEXT_W;
+	OP(0x0f) X_ABS; SLO(); NEXT_W;
+	OP(0x1f) X_ABX; SLO(); NEXT_W;
+	OP(0x1b) X_ABY; SLO(); NEXT_W;
+	OP(0x03) X_INX; SLO(); NEXT_W;
+	OP(0x13) X_INY; SLO(); NEXT_W;
+	OP(0x27) X_ZP; RLA(); NEXT_W;
+	OP(0x37) X_ZPX; RLA(); NEXT_W;
+	OP(0x2f) X_ABS; RLA(); NEXT_W;
+	OP(0x3f) X_ABX; RLA(); NEXT_W;
+	OP(0x3b) X_ABY; RLA(); NEXT_W;
+	OP(0x23) X_INX; RLA(); NEXT_W;
+	OP(0x33) X_INY; RLA(); NEXT_W;
+	OP(0x47) X_ZP; SRE(); NEXT_W;
+	OP(0x57) X_ZPX; SRE(); NEXT_W;
+	OP(0x4f) X_ABS; SRE(); NEXT_W;
+	OP(0x5f) X_ABX; SRE(); NEXT_W;
+	OP(0x5b) X_ABY; SRE(); NEXT_W;
+	OP(0x43) X_INX; SRE(); NEXT_W;
+	OP(0x53) X_INY; SRE(); NEXT_W;
+	OP(0x67) X_ZP; RRA(); NEXT_W;
+	OP(0x77) X_ZPX; RRA(); NEXT_W;
+	OP(0x6f) X_ABS; RRA(); NEXT_W;
+	OP(0x7f) X_ABX; RRA(); NEXT_W;
+	OP(0x7b) X_ABY; RRA(); NEXT_W;
+	OP(0x63) X_INX; RRA(); NEXT_W;
+	OP(0x73) X_INY; RRA(); NEXT_W;
+	OP(0xc7) X_ZP; DCP(); NEXT_W;
+	OP(0xd7) X_ZPX; DCP(); NEXT_W;
+	OP(0xcf) X_ABS; DCP(); NEXT_W;
+	OP(0xdf) X_ABX; DCP(); NEXT_W;
+	OP(0xdb) X_ABY; DCP(); NEXT_W;
+	OP(0xc3) X_INX; DCP(); NEXT_W;
+	OP(0xd3) X_INY; DCP(); NEXT_W;
+	OP(0xe7) X_ZP; ISB(); NEXT_W;
+	OP(0xf7) X_ZPX; ISB(); NEXT_W;
+	OP(0xef) X_ABS; ISB(); NEXT_W;
+	OP(0xff) X_ABX; ISB(); NEXT_W;
+	OP(0xfb) X_ABY; ISB(); NEXT_W;
+	OP(0xe3) X_INX; ISB(); NEXT_W;
+	OP(0xf3) X_INY; ISB(); NEXT_W;
 #undef SLO
 #undef RLA
 #undef SRE
@@ -705,4 +713,5 @@ out_:
 #undef OP
 #undef OP_JAM
 #undef NEXT
+#undef NEXT_W
 #undef END_JAM
