@@ -54,8 +54,19 @@
 #define DRD(addr) ((void)RD(addr))
 #endif
 #define WR(addr, v) CPU_WRITE(ctx, (uint16_t)(addr), (uint8_t)(v))
-#define SETNZ(v) (p = (uint8_t)((p & ~(ATARI_CPU_N | ATARI_CPU_Z)) | \
-	((v) & 0x80) | (((uint8_t)(v)) ? 0 : ATARI_CPU_Z)))
+/*
+ * N and Z are kept apart from p, in `nz`, and worked out when they are
+ * tested: most instructions set them, few read them.  Z is set when
+ * bits 0-7 of nz are 0, N when bit 7 or 8 is set (a value pulled into P
+ * can have both).  P_GET() gives P whole, P_SET() sets it.
+ */
+#define SETNZ(v) (nz = (uint8_t)(v))
+#define FLAG_N (nz & 0x180)
+#define FLAG_Z (!(nz & 0xff))
+#define NZ_OF(f) ((((f) & ATARI_CPU_Z) ? 0u : 1u) | (((f) & ATARI_CPU_N) ? 0x100u : 0u))
+#define P_GET() ((uint8_t)((p & ~(ATARI_CPU_N | ATARI_CPU_Z)) | \
+	(FLAG_N ? ATARI_CPU_N : 0) | (FLAG_Z ? ATARI_CPU_Z : 0)))
+#define P_SET(v) (p = (uint8_t)(v), nz = NZ_OF(p))
 #define SETF(f, cond) (p = (uint8_t)((cond) ? (p | (f)) : (p & ~(f))))
 #define FC (p & ATARI_CPU_C)
 
@@ -236,6 +247,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 {
 	uint16_t pc = cpu->pc, ea = 0, lo, hi;
 	uint8_t a = cpu->a, x = cpu->x, y = cpu->y, sp = cpu->sp, p = cpu->p;
+	unsigned nz = NZ_OF(p);
 	uint8_t op = 0, t8, jammed = 0;
 	int ran = 0;
 #ifdef CPU_EXEC_CTX_COPY
@@ -393,8 +405,8 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP(0x24) R_ZP; goto bit;
 	OP(0x2c) R_ABS;
 	bit:
-		SETF(ATARI_CPU_Z, !(a & op));
-		p = (uint8_t)((p & 0x3f) | (op & 0xc0));
+		nz = ((a & op) ? 1u : 0u) | ((op & 0x80) ? 0x100u : 0u);
+		p = (uint8_t)((p & ~ATARI_CPU_V) | (op & 0x40));
 		NEXT;
 
 	/* Read-modify-write. */
@@ -443,14 +455,14 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP(0xb8) M_IMP(); p &= (uint8_t)~ATARI_CPU_V; NEXT;
 
 	/* Branches, jumps, stack. */
-	OP(0x10) BRANCH(!(p & ATARI_CPU_N)); NEXT;
-	OP(0x30) BRANCH(p & ATARI_CPU_N); NEXT;
+	OP(0x10) BRANCH(!FLAG_N); NEXT;
+	OP(0x30) BRANCH(FLAG_N); NEXT;
 	OP(0x50) BRANCH(!(p & ATARI_CPU_V)); NEXT;
 	OP(0x70) BRANCH(p & ATARI_CPU_V); NEXT;
 	OP(0x90) BRANCH(!(p & ATARI_CPU_C)); NEXT;
 	OP(0xb0) BRANCH(p & ATARI_CPU_C); NEXT;
-	OP(0xd0) BRANCH(!(p & ATARI_CPU_Z)); NEXT;
-	OP(0xf0) BRANCH(p & ATARI_CPU_Z); NEXT;
+	OP(0xd0) BRANCH(!FLAG_Z); NEXT;
+	OP(0xf0) BRANCH(FLAG_Z); NEXT;
 	OP(0x4c) W_ABS; pc = ea; NEXT;
 	OP(0x6c)
 		W_ABS;
@@ -475,7 +487,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP(0x40)
 		M_IMP();
 		(void)RD(0x100 + sp); sp++;
-		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; sp++;
+		P_SET(RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U); sp++;
 		lo = RD(0x100 + sp); sp++;
 		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
 		NEXT;
@@ -483,16 +495,16 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		(void)RD(pc++);
 		WR(0x100 + sp, pc >> 8); sp--;
 		WR(0x100 + sp, pc & 0xff); sp--;
-		WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--;
+		WR(0x100 + sp, P_GET() | ATARI_CPU_B | ATARI_CPU_U); sp--;
 		p |= ATARI_CPU_I;
 		lo = RD(0xfffe);
 		pc = (uint16_t)(lo | (RD(0xffff) << 8));
 		NEXT_W;
 	OP(0x48) M_IMP(); WR(0x100 + sp, a); sp--; NEXT_W;
-	OP(0x08) M_IMP(); WR(0x100 + sp, p | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT_W;
+	OP(0x08) M_IMP(); WR(0x100 + sp, P_GET() | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT_W;
 	OP(0x68) M_IMP(); (void)RD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); NEXT;
 	OP(0x28) M_IMP(); (void)RD(0x100 + sp); sp++;
-		p = RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U; NEXT;
+		P_SET(RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U); NEXT;
 
 	/* No-operations, documented and not. */
 	OP(0xea) OP(0x1a) OP(0x3a) OP(0x5a) OP(0x7a) OP(0xda) OP(0xfa)
@@ -516,8 +528,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		} else {
 			uint8_t v = a & op;
 			a = (uint8_t)((v >> 1) | (FC ? 0x80 : 0));
-			SETF(ATARI_CPU_N, FC);
-			SETF(ATARI_CPU_Z, !a);
+			nz = (a ? 1u : 0u) | (FC ? 0x100u : 0u);
 			SETF(ATARI_CPU_V, (v ^ a) & 0x40);
 			if (((v & 0x0f) + (v & 0x01)) > 0x05)
 				a = (uint8_t)((a & 0xf0) | ((a + 0x06) & 0x0f));
@@ -638,7 +649,7 @@ out_:
 	cpu->x = x;
 	cpu->y = y;
 	cpu->sp = sp;
-	cpu->p = p;
+	cpu->p = P_GET();
 #ifdef CPU_EXEC_STOP
 	return ran;
 #else
@@ -650,6 +661,11 @@ out_:
 #undef DRD
 #undef WR
 #undef SETNZ
+#undef FLAG_N
+#undef FLAG_Z
+#undef NZ_OF
+#undef P_GET
+#undef P_SET
 #undef SETF
 #undef FC
 #undef M_IMP
