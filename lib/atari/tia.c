@@ -35,26 +35,39 @@ static HOSTDEV int reset_when(unsigned mode, unsigned oldx, unsigned newx)
 
 /*
  * Motion HMOVE gives an object with motion nibble n, written at CPU cycle
- * x of the line: 8 - (n ^ 8) pixels right in horizontal blank; written in
- * cycles 2-20 the move is clamped, from cycle 55 on late extra clocks move
- * objects left, in between nothing moves.
+ * x of the line: m = 8 - (n ^ 8) pixels right in horizontal blank;
+ * written in cycles 2-20 the move is clamped from below, from cycle 55 on
+ * late extra clocks move objects left, in between nothing moves.  As
+ * min(max(m + add, lo), hi), with add, lo and hi set once per HMOVE
+ * (hmove_at) for its five objects.
  */
-static ATARI_TIA_INLINE HOSTDEV int hmove_motion(unsigned x, unsigned n)
+struct hmove_clamp {
+	int add, lo, hi;
+};
+
+static HOSTDEV struct hmove_clamp hmove_at(unsigned x)
 {
-	int u = (int)(n ^ 8), m = 8 - u;
+	struct hmove_clamp c = { 0, -16, 16 };
 
 	if (x < 2 || x == 75)
-		return m;
+		return c;
 	if (x <= 20) {
-		int lo = (int)x - 10 - ((int)x - 2) / 4;
-
-		return m > lo ? m : lo;
+		c.lo = (int)x - 10 - ((int)x - 2) / 4;
+	} else if (x < 55) {
+		c.lo = c.hi = 0;
+	} else {
+		c.add = 7 - (((int)x - 54) - ((int)x - 54) / 4);
+		c.hi = 0;
 	}
-	if (x < 55)
-		return 0;
-	int k = ((int)x - 54) - ((int)x - 54) / 4;
+	return c;
+}
 
-	return 15 - u - k < 0 ? 15 - u - k : 0;
+static HOSTDEV int hmove_motion(struct hmove_clamp c, unsigned n)
+{
+	int v = 8 - (int)(n ^ 8) + c.add;
+
+	v = v < c.lo ? c.lo : v;
+	return v > c.hi ? c.hi : v;
 }
 
 /* Colour clock within the scan line; frame_start is on a line start
@@ -307,14 +320,15 @@ static HOSTDEV void reset_missile_to_player(unsigned nusiz,
 static HOSTDEV void hmove(struct atari_tia *t, unsigned hpos, uint64_t clock)
 {
 	unsigned x = hpos / 3;
+	struct hmove_clamp c = hmove_at(x);
 
 	if (t->hmove_blanks && (x <= 20 || x == 75))
 		t->hmove_blank = 1;
-	t->posp0 = wrap160(t->posp0 + hmove_motion(x, t->hmp0));
-	t->posp1 = wrap160(t->posp1 + hmove_motion(x, t->hmp1));
-	t->posm0 = wrap160(t->posm0 + hmove_motion(x, t->hmm0));
-	t->posm1 = wrap160(t->posm1 + hmove_motion(x, t->hmm1));
-	t->posbl = wrap160(t->posbl + hmove_motion(x, t->hmbl));
+	t->posp0 = wrap160(t->posp0 + hmove_motion(c, t->hmp0));
+	t->posp1 = wrap160(t->posp1 + hmove_motion(c, t->hmp1));
+	t->posm0 = wrap160(t->posm0 + hmove_motion(c, t->hmm0));
+	t->posm1 = wrap160(t->posm1 + hmove_motion(c, t->hmm1));
+	t->posbl = wrap160(t->posbl + hmove_motion(c, t->hmbl));
 	t->p0_skip = 0;
 	t->p1_skip = 0;
 	t->m0_mode = 0;
