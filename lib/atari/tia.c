@@ -176,8 +176,7 @@ HOSTDEV uint32_t atari_tia_scanline(const struct atari_tia *t, uint64_t cycle)
 HOSTDEV void atari_tia_sync(struct atari_tia *t, uint64_t cycle, uint8_t *fb)
 {
 	render(t, 3 * cycle, fb);
-	if (cycle > t->cycle)
-		t->cycle = cycle;
+	atari_tia_seen(t, cycle);
 }
 
 static HOSTDEV uint8_t pot_read(const struct atari_tia *t, int pot, uint64_t cycle)
@@ -205,8 +204,8 @@ HOSTDEV uint8_t atari_tia_read(struct atari_tia *t, uint16_t addr,
 	if ((addr & 0x0f) < 0x08) {
 		atari_tia_sync(t, cycle, fb);
 		atari_tia_collide(t);
-	} else if (cycle > t->cycle) {
-		t->cycle = cycle;
+	} else {
+		atari_tia_seen(t, cycle);
 	}
 	c = t->collision;
 	switch (addr & 0x0f) {
@@ -411,8 +410,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 	 * brought up to it first, unless the write changes nothing drawn. */
 	if (frame_end || !((WRITES_UNSEEN >> addr) & 1))
 		render(t, clock + (uint64_t)write_delay(addr, hpos), fb);
-	if (cycle > t->cycle)
-		t->cycle = cycle;
+	atari_tia_seen(t, cycle);
 	/* Collisions waiting on the masks as they stand are latched before
 	 * the masks or the latches change. */
 	stale = write_stale(t, addr, value);

@@ -193,6 +193,13 @@ HOSTDEV uint8_t atari_tia_read(struct atari_tia *t, uint16_t addr,
 #define ATARI_TIA_INLINE inline __attribute__((always_inline))
 #endif
 
+/* An access at `cycle` has reached the TIA: `cycle` counts the latest. */
+static inline HOSTDEV void atari_tia_seen(struct atari_tia *t, uint64_t cycle)
+{
+	if (cycle > t->cycle)
+		t->cycle = cycle;
+}
+
 /* The playfield's 20 bits after `value` is written to PF0 ($0D), PF1
  * ($0E) or PF2 ($0F). */
 static inline HOSTDEV uint32_t atari_tia_pf_written(uint32_t pf, unsigned addr, uint8_t value)
@@ -267,8 +274,8 @@ static ATARI_TIA_INLINE HOSTDEV void atari_tia_write(struct atari_tia *t, uint16
 {
 	if (!atari_tia_write_noop(t, addr & 0x3f, value, cycle))
 		atari_tia_write_any(t, addr, value, cycle, fb);
-	else if (cycle > t->cycle)
-		t->cycle = cycle;
+	else
+		atari_tia_seen(t, cycle);
 	t->last_access = (uint8_t)(addr & 0x3f);
 }
 
