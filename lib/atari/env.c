@@ -504,10 +504,21 @@ static HOSTDEV void area_axis(struct area_axis *a, unsigned size)
 	}
 }
 
-/* Pixels [0, n) of a row, each the larger of its two frames' values,
- * eight at a time: where both frames show the same pixels (most of a
- * screen) there is nothing to compare, and where they show one colour
- * across the eight, one value to look up. */
+/* Pixels [from, to) of a row, each the larger of its two frames' values. */
+static HOSTDEV void pool_span(const uint8_t *cr, const uint8_t *pr, const uint8_t lut[256],
+			      uint8_t *out, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		uint8_t v = lut[cr[i]], w = lut[pr[i]];
+
+		out[i] = v > w ? v : w;
+	}
+}
+
+/* Pixels [0, n) of a row, pooled (pool_span) eight at a time: where both
+ * frames show the same pixels (most of a screen) there is nothing to
+ * compare, and where they show one colour across the eight, one value to
+ * look up. */
 static HOSTDEV void pool_row(const uint8_t *cr, const uint8_t *pr, const uint8_t lut[256],
 			     uint8_t *out, int n)
 {
@@ -520,11 +531,7 @@ static HOSTDEV void pool_row(const uint8_t *cr, const uint8_t *pr, const uint8_t
 		memcpy(&a, cr + i, 8);
 		memcpy(&b, pr + i, 8);
 		if (a != b) {
-			for (int k = i; k < i + 8; k++) {
-				uint8_t v = lut[cr[k]], w = lut[pr[k]];
-
-				out[k] = v > w ? v : w;
-			}
+			pool_span(cr, pr, lut, out, i, i + 8);
 		} else if (a == (a & 0xff) * 0x0101010101010101ull) {
 			a = lut[a & 0xff] * 0x0101010101010101ull;
 			memcpy(out + i, &a, 8);
@@ -534,11 +541,7 @@ static HOSTDEV void pool_row(const uint8_t *cr, const uint8_t *pr, const uint8_t
 		}
 	}
 #endif
-	for (; i < n; i++) {
-		uint8_t v = lut[cr[i]], w = lut[pr[i]];
-
-		out[i] = v > w ? v : w;
-	}
+	pool_span(cr, pr, lut, out, i, n);
 }
 
 /*

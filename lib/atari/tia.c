@@ -356,17 +356,15 @@ static HOSTDEV unsigned stale_masks(unsigned addr)
 
 /*
  * The objects whose masks writing `value` to `addr` changes: stale_masks,
- * less what the graphics and playfield writes that games repeat every
- * line (the same bytes, often 0) leave as it was.
+ * less what a graphics write that shows the same bytes leaves as it was
+ * (with VDELPx or REFPx a changed register can).  A write that changes no
+ * register at all does not come here (atari_tia_write_noop).
  */
 static HOSTDEV unsigned write_stale(const struct atari_tia *t, unsigned addr, uint8_t value)
 {
 	int same;
 
 	switch (addr) {
-	case 0x0d: case 0x0e: case 0x0f:	/* PF0-2 */
-		same = atari_tia_pf_written(t->pf, addr, value) == t->pf;
-		break;
 	case 0x1b:		/* GRP0: grp0 = value, dgrp1 = grp1 */
 		same = shown(t->vdelp0 ? t->dgrp0 : value, t->refp0) == t->cur_grp0 &&
 		       shown(t->grp1, t->refp1) == t->cur_grp1;
