@@ -40,6 +40,19 @@
  * many it passed over (at most n; each counts as two instructions), and
  * the LDA then runs as the opcode fetch of the iteration after them.
  *
+ * CPU_CODE, when defined with CPU_EXEC_STOP (and threaded dispatch, see
+ * below), says that the bus can give the instruction stream from host
+ * memory.  The program counter is then kept as a host address, ip, with
+ * pc = ip - CPU_CODE_BIAS(ctx); an opcode below CPU_CODE_END(ctx) is read
+ * at ip, with its operand bytes after it, each counted by
+ * CPU_FETCHED(ctx, v) (which gives v), and a dummy read of the byte after
+ * it by CPU_SKIPPED(ctx).  The bus sets CPU_CODE_END to 0 when what it
+ * maps may have changed (a bank switch), CPU_CODE_JUMP(ctx, ip) does where
+ * a jump leaves it, and CPU_CODE_MAP(ctx, ip) maps again, returning ip
+ * for the same pc.  Where it cannot (CPU_CODE_END stays 0), the
+ * instruction runs through CPU_READ, one at a time, in CPU_CODE_STEP(ctx,
+ * cpu): this core without CPU_EXEC_STOP.
+ *
  * CPU_EXEC_ATTR, when defined, qualifies the function (an inline
  * attribute, so that a bus context that is a caller's local stays in
  * registers).
@@ -54,6 +67,28 @@
 #define DRD(addr) ((void)RD(addr))
 #endif
 #define WR(addr, v) CPU_WRITE(ctx, (uint16_t)(addr), (uint8_t)(v))
+/*
+ * The program counter: FETCH() reads the opcode at pc, RDPC() the next
+ * byte of the instruction (both moving pc on), DRD_PC() is a dummy read
+ * at pc (the byte after the opcode or the operand, before any other
+ * read), PC_GET() and PC_SET(v) read and set pc, PC_INC() and PC_DEC()
+ * move it by one.
+ */
+#ifdef CPU_CODE
+#define PC_GET() ((uint16_t)(ip - CPU_CODE_BIAS(ctx)))
+#define PC_SET(v) (ip = CPU_CODE_BIAS(ctx) + (uint16_t)(v), CPU_CODE_JUMP(ctx, ip))
+#define PC_INC() (ip++)
+#define PC_DEC() (ip--)
+#define RDPC() CPU_FETCHED(ctx, *(const uint8_t *)ip++)
+#define DRD_PC() ((void)CPU_SKIPPED(ctx))
+#else
+#define PC_GET() (pc)
+#define PC_SET(v) (pc = (uint16_t)(v))
+#define PC_INC() (pc++)
+#define PC_DEC() (pc--)
+#define RDPC() RD(pc++)
+#define DRD_PC() DRD(pc)
+#endif
 /*
  * N and Z are kept apart from p, in `nz`, and worked out when they are
  * tested: most instructions set them, few read them.  Z is set when
@@ -71,29 +106,29 @@
 #define FC (p & ATARI_CPU_C)
 
 /* Addressing modes: each leaves the operand in `op` and/or the address in `ea`. */
-#define M_IMP() DRD(pc)
-#define M_IMM() (op = RD(pc++))
-#define M_ZP_W() (ea = RD(pc++))
+#define M_IMP() DRD_PC()
+#define M_IMM() (op = RDPC())
+#define M_ZP_W() (ea = RDPC())
 #define M_ZP_R() (M_ZP_W(), op = RD(ea))
 #define M_ZP_M() (M_ZP_R(), WR(ea, op))
-#define M_ZPI_W(r) (t8 = RD(pc++), DRD(t8), ea = (uint8_t)(t8 + (r)))
+#define M_ZPI_W(r) (t8 = RDPC(), DRD(t8), ea = (uint8_t)(t8 + (r)))
 #define M_ZPI_R(r) (M_ZPI_W(r), op = RD(ea))
 #define M_ZPI_M(r) (M_ZPI_R(r), WR(ea, op))
-#define M_ABS_W() (ea = RD(pc++), ea |= (uint16_t)(RD(pc++) << 8))
+#define M_ABS_W() (ea = RDPC(), ea |= (uint16_t)(RDPC() << 8))
 #define M_ABS_R() (M_ABS_W(), op = RD(ea))
 #define M_ABS_M() (M_ABS_R(), WR(ea, op))
-#define M_ABI_R(r) (lo = RD(pc++), hi = (uint16_t)(RD(pc++) << 8), \
+#define M_ABI_R(r) (lo = RDPC(), hi = (uint16_t)(RDPC() << 8), \
 	((lo + (r)) > 0xff ? (DRD(hi | (uint8_t)(lo + (r))), \
 			      op = RD((uint16_t)((hi | lo) + (r)))) : \
 			     (op = RD(hi | (uint8_t)(lo + (r))))))
-#define M_ABI_W(r) (lo = RD(pc++), hi = (uint16_t)(RD(pc++) << 8), \
+#define M_ABI_W(r) (lo = RDPC(), hi = (uint16_t)(RDPC() << 8), \
 	DRD(hi | (uint8_t)(lo + (r))), ea = (uint16_t)((hi | lo) + (r)))
 #define M_ABI_M(r) (M_ABI_W(r), op = RD(ea), WR(ea, op))
-#define M_INX_W() (t8 = RD(pc++), DRD(t8), t8 = (uint8_t)(t8 + x), \
+#define M_INX_W() (t8 = RDPC(), DRD(t8), t8 = (uint8_t)(t8 + x), \
 	ea = RD(t8), ea |= (uint16_t)(RD((uint8_t)(t8 + 1)) << 8))
 #define M_INX_R() (M_INX_W(), op = RD(ea))
 #define M_INX_M() (M_INX_R(), WR(ea, op))
-#define M_INY_P() (t8 = RD(pc++), lo = RD(t8), \
+#define M_INY_P() (t8 = RDPC(), lo = RD(t8), \
 	hi = (uint16_t)(RD((uint8_t)(t8 + 1)) << 8))
 #define M_INY_R() (M_INY_P(), \
 	((lo + y) > 0xff ? (DRD(hi | (uint8_t)(lo + y)), op = RD((uint16_t)((hi | lo) + y))) : \
@@ -187,13 +222,13 @@
 #define OP_DEC() (op = (uint8_t)(op - 1), WR(ea, op), SETNZ(op))
 
 #define BRANCH(cond) do { \
-	op = RD(pc++); \
+	op = RDPC(); \
 	if (cond) { \
-		uint16_t t_ = (uint16_t)(pc + (int8_t)op); \
-		DRD(pc); \
-		if ((pc ^ t_) & 0xff00) \
-			DRD((pc & 0xff00) | (t_ & 0x00ff)); \
-		pc = t_; \
+		uint16_t t_ = (uint16_t)(PC_GET() + (int8_t)op); \
+		DRD_PC(); \
+		if ((PC_GET() ^ t_) & 0xff00) \
+			DRD((PC_GET() & 0xff00) | (t_ & 0x00ff)); \
+		PC_SET(t_); \
 	} \
 } while (0)
 
@@ -215,18 +250,30 @@
 #define CPU_EXEC_THREADED 1
 #define OP(n) L_##n:
 #define OP_JAM L_jam:
+#ifdef CPU_CODE
+#define DISPATCH() do { \
+	if (ip < CPU_CODE_END(ctx)) \
+		goto *disp_[RDPC()]; \
+	goto code_map_; \
+} while (0)
+#else
+#define DISPATCH() goto *disp_[RDPC()]
+#endif
 #define NEXT do { \
 	if (++ran >= max) \
 		goto out_; \
-	goto *disp_[RD(pc++)]; \
+	DISPATCH(); \
 } while (0)
 #define NEXT_W do { \
 	if (++ran >= max || CPU_EXEC_STOP(ctx)) \
 		goto out_; \
-	goto *disp_[RD(pc++)]; \
+	DISPATCH(); \
 } while (0)
 #define END_JAM do { ran++; goto out_; } while (0)
 #else
+#ifdef CPU_CODE
+#error "CPU_CODE needs threaded dispatch"
+#endif
 #define CPU_EXEC_THREADED 0
 #define OP(n) case n:
 #define OP_JAM default:
@@ -245,7 +292,12 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_cpu *cpu)
 #endif
 {
+#ifdef CPU_CODE
+	uintptr_t ip;
+	uint16_t ea = 0, lo, hi;
+#else
 	uint16_t pc = cpu->pc, ea = 0, lo, hi;
+#endif
 	uint8_t a = cpu->a, x = cpu->x, y = cpu->y, sp = cpu->sp, p = cpu->p;
 	unsigned nz = NZ_OF(p);
 	uint8_t op = 0, t8, jammed = 0;
@@ -256,6 +308,10 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 
 	if (cpu->jammed)
 		return -1;
+#ifdef CPU_CODE
+	ip = CPU_CODE_BIAS(ctx) + cpu->pc;
+	CPU_CODE_JUMP(ctx, ip);
+#endif
 #if CPU_EXEC_THREADED
 	/* Opcode -> label; opcodes that jam go to L_jam.  Not static, so
 	 * that the function can still be inlined into its caller. */
@@ -296,13 +352,44 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 
 	if (ran >= max)
 		goto out_;
-	goto *disp_[RD(pc++)];
+	DISPATCH();
+#ifdef CPU_CODE
+code_map_:
+	/* The fetch found ip past the code mapped: map it again, or run
+	 * the instruction through the bus. */
+	ip = CPU_CODE_MAP(ctx, ip);
+	if (ip < CPU_CODE_END(ctx))
+		goto *disp_[RDPC()];
+	{
+		CPU_EXEC_CTX step_ = *ctx;
+
+		cpu->pc = PC_GET();
+		cpu->a = a;
+		cpu->x = x;
+		cpu->y = y;
+		cpu->sp = sp;
+		cpu->p = P_GET();
+		(void)CPU_CODE_STEP(&step_, cpu);
+		*ctx = step_;
+		ip = CPU_CODE_BIAS(ctx) + cpu->pc;
+		a = cpu->a;
+		x = cpu->x;
+		y = cpu->y;
+		sp = cpu->sp;
+		P_SET(cpu->p);
+		jammed = cpu->jammed;
+		cpu->jammed = 0;
+	}
+	if (jammed)
+		END_JAM;
+	NEXT_W;
+#endif
 	{
 #else
 #ifdef CPU_EXEC_STOP
 	while (ran < max) {
 #endif
-	switch (RD(pc++)) {
+	switch (RDPC()) {
 #endif
 	/* Loads, stores and transfers. */
 	OP(0xa9) R_IMM; a = op; SETNZ(a); NEXT;
@@ -310,7 +397,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP(0xb5) R_ZPX; a = op; SETNZ(a); NEXT;
 	OP(0xad)
 #if defined(CPU_EXEC_SPIN) && defined(CPU_EXEC_STOP)
-		ran += 2 * CPU_EXEC_SPIN(ctx, pc, (max - ran - 1) / 2);
+		ran += 2 * CPU_EXEC_SPIN(ctx, PC_GET(), (max - ran - 1) / 2);
 #endif
 		R_ABS; a = op; SETNZ(a); NEXT;
 	OP(0xbd) R_ABX; a = op; SETNZ(a); NEXT;
@@ -463,42 +550,43 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP(0xb0) BRANCH(p & ATARI_CPU_C); NEXT;
 	OP(0xd0) BRANCH(!FLAG_Z); NEXT;
 	OP(0xf0) BRANCH(FLAG_Z); NEXT;
-	OP(0x4c) W_ABS; pc = ea; NEXT;
+	OP(0x4c) W_ABS; PC_SET(ea); NEXT;
 	OP(0x6c)
 		W_ABS;
 		lo = RD(ea);
 		hi = RD(((ea + 1) & 0x00ff) | (ea & 0xff00));
-		pc = (uint16_t)(lo | (hi << 8));
+		PC_SET(lo | (hi << 8));
 		NEXT;
 	OP(0x20)
-		lo = RD(pc++);
+		lo = RDPC();
 		(void)RD(0x100 + sp);
-		WR(0x100 + sp, pc >> 8); sp--;
-		WR(0x100 + sp, pc & 0xff); sp--;
-		pc = (uint16_t)(lo | (RD(pc) << 8));
+		WR(0x100 + sp, PC_GET() >> 8); sp--;
+		WR(0x100 + sp, PC_GET() & 0xff); sp--;
+		PC_SET(lo | (RD(PC_GET()) << 8));
 		NEXT_W;
 	OP(0x60)
 		M_IMP();
 		(void)RD(0x100 + sp); sp++;
 		lo = RD(0x100 + sp); sp++;
-		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
-		(void)RD(pc++);
+		PC_SET(lo | (RD(0x100 + sp) << 8));
+		(void)RD(PC_GET());
+		PC_INC();
 		NEXT;
 	OP(0x40)
 		M_IMP();
 		(void)RD(0x100 + sp); sp++;
 		P_SET(RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U); sp++;
 		lo = RD(0x100 + sp); sp++;
-		pc = (uint16_t)(lo | (RD(0x100 + sp) << 8));
+		PC_SET(lo | (RD(0x100 + sp) << 8));
 		NEXT;
 	OP(0x00)
-		(void)RD(pc++);
-		WR(0x100 + sp, pc >> 8); sp--;
-		WR(0x100 + sp, pc & 0xff); sp--;
+		(void)RDPC();
+		WR(0x100 + sp, PC_GET() >> 8); sp--;
+		WR(0x100 + sp, PC_GET() & 0xff); sp--;
 		WR(0x100 + sp, P_GET() | ATARI_CPU_B | ATARI_CPU_U); sp--;
 		p |= ATARI_CPU_I;
 		lo = RD(0xfffe);
-		pc = (uint16_t)(lo | (RD(0xffff) << 8));
+		PC_SET(lo | (RD(0xffff) << 8));
 		NEXT_W;
 	OP(0x48) M_IMP(); WR(0x100 + sp, a); sp--; NEXT_W;
 	OP(0x08) M_IMP(); WR(0x100 + sp, P_GET() | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT_W;
@@ -626,7 +714,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	OP_JAM
 		/* $02, $12, ... $F2: the CPU jams; the fetch has happened. */
 		jammed = 1;
-		pc--;
+		PC_DEC();
 		END_JAM;
 #if CPU_EXEC_THREADED
 	}
@@ -644,7 +732,7 @@ out_:
 	*ctx_in_ = ctx_copy_;
 #endif
 	cpu->jammed = jammed;
-	cpu->pc = pc;
+	cpu->pc = PC_GET();
 	cpu->a = a;
 	cpu->x = x;
 	cpu->y = y;
@@ -658,6 +746,13 @@ out_:
 }
 
 #undef RD
+#undef PC_GET
+#undef PC_SET
+#undef PC_INC
+#undef PC_DEC
+#undef RDPC
+#undef DRD_PC
+#undef DISPATCH
 #undef DRD
 #undef WR
 #undef SETNZ

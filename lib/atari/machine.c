@@ -36,11 +36,18 @@
  * On the host the window and RAM are also a table of 64-byte pages of the
  * 8K address space, so that an access that needs no decoding costs one
  * lookup: `page` holds the bytes a read returns, NULL where the access
- * must be decoded (a page only partly in the window is).  Below $1000 only
- * RAM is in it, which is also what a write may go straight to.
+ * must be decoded (a page only partly in the window is).  Above $1000 the
+ * schemes that switch 1K or 2K slices have their slices' pages in it too
+ * (bus_cart_page); below, only RAM is in it, which is also what a write
+ * may go straight to.  The CPU reads its instructions from the runs of
+ * pages that follow each other in memory (bus_code_map), at host
+ * addresses, without a lookup per byte.
  */
 #ifndef __CUDA_ARCH__
 #define BUS_PAGES 1
+#ifdef __GNUC__
+#define BUS_CODE 1	/* the CPU reads its code at host addresses (bus_code_map) */
+#endif
 #define BUS_PAGE_SHIFT 6
 #define BUS_PAGE_SIZE (1u << BUS_PAGE_SHIFT)
 #define BUS_PAGE_COUNT (0x2000u >> BUS_PAGE_SHIFT)
@@ -56,8 +63,12 @@ struct bus_map {
 	uint32_t win_lo, win_n;	/* window: offsets [win_lo, win_lo + win_n) of $1000 */
 	uint32_t win_mask;
 	uint8_t plain;		/* RAM and TIA accesses bypass the cartridge */
-	int16_t win_bank;	/* the bank the window is of; -1 before the first */
+	uint32_t win_key;	/* the banks the window is of (bus_cart_key) */
 #if BUS_PAGES
+	/* The code the CPU reads at a host address (bus_code_map): the
+	 * opcodes in [code_lo, code_lo + code_span), with code_end their end
+	 * (0 while nothing is mapped), at pc + code_bias. */
+	uintptr_t code_end, code_lo, code_span, code_bias;
 	uint8_t *page[BUS_PAGE_COUNT];	/* by (addr & $1FFF) >> 6; see above */
 #endif
 };
@@ -78,15 +89,57 @@ static HOSTDEV inline uint32_t rng_draw(struct atari_machine *m, const struct at
 	return v;
 }
 
-/* The cartridge window of the current bank (reads that switch nothing). */
-static HOSTDEV NOINLINE void bus_window(struct bus_map *b)
+/* The banks a cartridge shows; ~0 is none. */
+static HOSTDEV uint32_t bus_cart_key(const struct atari_cart *c)
 {
-	const struct atari_cart *c = &b->m->cart;
+	return c->bank | (uint32_t)c->ram_bank << 8 |
+	       (uint32_t)(c->slice[0] | c->slice[1] << 3 | c->slice[2] << 6) << 16;
+}
+
+#if BUS_PAGES
+/*
+ * The bytes the cartridge's 64-byte page at offset o of $1000 reads as,
+ * as atari_cart_read gives them, where reading it has no side effect and
+ * they are those of one bank: the window's pages, and those of the
+ * schemes that switch 1K or 2K slices.  NULL elsewhere.
+ */
+static uint8_t *bus_cart_page(const struct bus_map *b, struct atari_cart *c, uint32_t o)
+{
 	const uint8_t *rom = b->rom->data;
 
-	if (b->win_bank == c->bank)
-		return;		/* same bank, same window: the type never changes */
-	b->win_bank = c->bank;
+	if (o - b->win_lo < b->win_n && o + BUS_PAGE_SIZE - 1 - b->win_lo < b->win_n)
+		return (uint8_t *)(uintptr_t)(b->win + (o & b->win_mask));
+	if (o >= 0x1000 - BUS_PAGE_SIZE && c->type != ATARI_CART_3F)
+		return NULL;	/* E0's and E7's hotspots */
+	switch (c->type) {
+	case ATARI_CART_E0:
+		return (uint8_t *)(uintptr_t)(rom + ((uint32_t)c->slice[o >> 10] << 10) + (o & 0x3ff));
+	case ATARI_CART_3F:
+		return (uint8_t *)(uintptr_t)(rom + (o < 0x800 ? (uint32_t)c->bank << 11 :
+							  b->rom->size - 2048) + (o & 0x7ff));
+	case ATARI_CART_E7:
+		if (o < 0x800 && c->bank == 7 && o >= 0x400)
+			return c->ram + (o & 0x3ff);
+		if (o >= 0x900 && o < 0xa00)
+			return c->ram + 1024 + ((uint32_t)c->ram_bank << 8) + (o & 0xff);
+		return (uint8_t *)(uintptr_t)(rom + ((uint32_t)(o < 0x800 ? c->bank : 7) << 11) +
+					      (o & 0x7ff));
+	default:
+		return NULL;
+	}
+}
+#endif
+
+/* The cartridge window of the banks it shows, `key` (bus_window). */
+static HOSTDEV NOINLINE void bus_window_set(struct bus_map *b, uint32_t key)
+{
+	struct atari_cart *c = &b->m->cart;
+	const uint8_t *rom = b->rom->data;
+
+	b->win_key = key;
+#if BUS_PAGES
+	b->code_end = 0;	/* the code mapped may be another bank's */
+#endif
 	b->win = rom;
 	b->win_lo = 0;
 	b->win_n = 0;
@@ -119,15 +172,20 @@ static HOSTDEV NOINLINE void bus_window(struct bus_map *b)
 		break;
 	}
 #if BUS_PAGES
-	/* The cartridge's half: the pages wholly inside the window. */
-	for (uint32_t i = 0; i < BUS_PAGE_COUNT / 2; i++) {
-		uint32_t o = i << BUS_PAGE_SHIFT;
-
-		b->page[BUS_PAGE_COUNT / 2 + i] =
-			o - b->win_lo < b->win_n && o + BUS_PAGE_SIZE - 1 - b->win_lo < b->win_n ?
-			(uint8_t *)(uintptr_t)(b->win + (o & b->win_mask)) : NULL;
-	}
+	/* The cartridge's half. */
+	for (uint32_t i = 0; i < BUS_PAGE_COUNT / 2; i++)
+		b->page[BUS_PAGE_COUNT / 2 + i] = bus_cart_page(b, c, i << BUS_PAGE_SHIFT);
 #endif
+}
+
+/* The cartridge window of the current banks (reads that switch nothing),
+ * worked out again where they changed (the type never does). */
+static HOSTDEV inline void bus_window(struct bus_map *b)
+{
+	uint32_t key = bus_cart_key(&b->m->cart);
+
+	if (b->win_key != key)
+		bus_window_set(b, key);
 }
 
 #if BUS_PAGES
@@ -149,7 +207,10 @@ static HOSTDEV void bus_init(struct bus *b, struct bus_map *map, struct atari_ma
 	map->m = m;
 	map->rom = rom;
 	map->fb = fb;
-	map->win_bank = -1;
+	map->win_key = ~0u;
+#if BUS_PAGES
+	map->code_end = map->code_lo = map->code_span = map->code_bias = 0;
+#endif
 	bus_window(map);
 #if BUS_PAGES
 	bus_ram_pages(map);
@@ -276,6 +337,67 @@ static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)
 	return v;
 }
 
+/* A read the bus need not make (CPU_CODE): only its cycle and value count. */
+static HOSTDEV BUS_INLINE uint8_t bus_fetched(struct bus *b, uint8_t v)
+{
+	b->cycle++;
+	b->data = v;
+	b->last_read = 1;
+	return v;
+}
+
+#if BUS_PAGES
+/*
+ * Map the code at ip (pc = ip - code_bias) to host memory, for the CPU to
+ * read its instructions there (CPU_CODE in cpu_exec.h): the run of pages
+ * around pc's in the table whose bytes follow each other in memory, as
+ * the cartridge window's and RAM's do.  Reading them has no side effect,
+ * so an instruction's bytes can be read there whole, if the opcode is
+ * two bytes or more before the run's end; else, and where pc's page is not
+ * in the table, code_end stays 0 and the CPU reads through the bus.
+ * Returns ip for the same pc.
+ */
+static HOSTDEV NOINLINE uintptr_t bus_code_map(struct bus_map *b, uintptr_t ip)
+{
+	uint16_t pc = (uint16_t)(ip - b->code_bias);
+	unsigned i = (pc & 0x1fff) >> BUS_PAGE_SHIFT, lo = i, hi = i;
+	unsigned first = i & BUS_PAGE_COUNT / 2, last = first + BUS_PAGE_COUNT / 2 - 1;
+	uint8_t *const *page = b->page;
+
+	b->code_end = 0;
+	if (!page[i] && (pc & 0x1000) && b->m->cart.type == ATARI_CART_FE) {
+		/* Its bank is address line 13's (atari_cart_read): 4K for each. */
+		const uint8_t *bank = b->rom->data + ((pc & 0x2000) ? 0 : 4096);
+
+		b->code_lo = (uintptr_t)bank;
+		b->code_span = 0x1000 - 2;
+		b->code_end = b->code_lo + b->code_span;
+		ip = (uintptr_t)(bank + (pc & 0x0fff));
+		b->code_bias = ip - pc;
+		return ip;
+	}
+	if (!page[i])
+		return ip;
+	while (lo > first && page[lo - 1] && page[lo - 1] + BUS_PAGE_SIZE == page[lo])
+		lo--;
+	while (hi < last && page[hi + 1] && page[hi] + BUS_PAGE_SIZE == page[hi + 1])
+		hi++;
+	b->code_lo = (uintptr_t)page[lo];
+	b->code_span = (uintptr_t)(page[hi] + BUS_PAGE_SIZE - 2) - b->code_lo;
+	b->code_end = b->code_lo + b->code_span;
+	ip = (uintptr_t)(page[i] + (pc & (BUS_PAGE_SIZE - 1)));
+	b->code_bias = ip - pc;
+	return ip;
+}
+
+/* A jump to ip: outside the code mapped, the fetch maps it again. */
+static HOSTDEV BUS_INLINE void bus_code_jump(struct bus_map *b, uintptr_t ip)
+{
+	if (ip - b->code_lo >= b->code_span)
+		b->code_end = 0;
+}
+#endif
+
 /*
  * A read whose value the CPU throws away and that ALE's CPU does not make
  * (cpu_exec.h).  Where a read has no effect that is the same;
@@ -363,17 +485,44 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 	return k;
 }
 
-#define CPU_EXEC_NAME machine_exec
 #define CPU_EXEC_CTX struct bus
-#define CPU_EXEC_ATTR NOINLINE
 #define CPU_READ(ctx, addr) bus_read(ctx, addr)
 #define CPU_DUMMY_READ(ctx, addr) bus_dummy(ctx, addr)
 #define CPU_WRITE(ctx, addr, v) bus_write(ctx, addr, v)
+#ifdef BUS_CODE
+/* One instruction through the bus, where the code is not mapped (CPU_CODE). */
+#define CPU_EXEC_NAME machine_step
+#define CPU_EXEC_ATTR NOINLINE
+#include "atari/cpu_exec.h"
+#undef CPU_EXEC_NAME
+#undef CPU_EXEC_ATTR
+#endif
+
+#define CPU_EXEC_NAME machine_exec
+#define CPU_EXEC_ATTR NOINLINE
 #define CPU_EXEC_STOP(ctx) ((ctx)->stop)
 #define CPU_EXEC_SPIN(ctx, pc, n) bus_spin(ctx, pc, n)
 #define CPU_EXEC_CTX_COPY
+#ifdef BUS_CODE
+#define CPU_CODE 1
+#define CPU_CODE_END(ctx) ((ctx)->map->code_end)
+#define CPU_CODE_BIAS(ctx) ((ctx)->map->code_bias)
+#define CPU_CODE_JUMP(ctx, ip) bus_code_jump((ctx)->map, ip)
+#define CPU_CODE_MAP(ctx, ip) bus_code_map((ctx)->map, ip)
+#define CPU_CODE_STEP(ctx, cpu) machine_step(ctx, cpu)
+#define CPU_FETCHED(ctx, v) bus_fetched(ctx, v)
+#define CPU_SKIPPED(ctx) ((ctx)->cycle++)
+#endif
 #include "atari/cpu_exec.h"
 #undef CPU_EXEC_SPIN
+#undef CPU_CODE
+#undef CPU_CODE_END
+#undef CPU_CODE_BIAS
+#undef CPU_CODE_JUMP
+#undef CPU_CODE_MAP
+#undef CPU_CODE_STEP
+#undef CPU_FETCHED
+#undef CPU_SKIPPED
 #undef CPU_EXEC_CTX_COPY
 #undef CPU_EXEC_STOP
 #undef CPU_EXEC_ATTR
