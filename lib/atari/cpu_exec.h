@@ -33,6 +33,11 @@
  * does make (the stack before a pull and in JSR, the byte after RTS and
  * BRK) are CPU_READ's.
  *
+ * CPU_WRITE_ZP(ctx, addr, v), when defined, is CPU_WRITE in the stores
+ * to the zero page and the stack that a program writes the video chip's
+ * registers with (STA, STX and STY to zero page, plain and indexed; PHA;
+ * PHP), which the bus can then check for first.
+ *
  * CPU_EXEC_SPIN(ctx, pc, n), when defined with CPU_EXEC_STOP, is asked
  * at every LDA absolute, its opcode fetched (pc: its operand), whether the
  * instruction starts a wait loop (LDA timer; BNE back to it) whose next
@@ -67,6 +72,11 @@
 #define DRD(addr) ((void)RD(addr))
 #endif
 #define WR(addr, v) CPU_WRITE(ctx, (uint16_t)(addr), (uint8_t)(v))
+#ifdef CPU_WRITE_ZP
+#define WR_ZP(addr, v) CPU_WRITE_ZP(ctx, (uint16_t)(addr), (uint8_t)(v))
+#else
+#define WR_ZP(addr, v) WR(addr, v)
+#endif
 /*
  * The program counter: FETCH() reads the opcode at pc, RDPC() the next
  * byte of the instruction (both moving pc on), DRD_PC() is a dummy read
@@ -414,18 +424,18 @@ code_map_:
 	OP(0xb4) R_ZPX; y = op; SETNZ(y); NEXT;
 	OP(0xac) R_ABS; y = op; SETNZ(y); NEXT;
 	OP(0xbc) R_ABX; y = op; SETNZ(y); NEXT;
-	OP(0x85) W_ZP; WR(ea, a); NEXT_W;
-	OP(0x95) W_ZPX; WR(ea, a); NEXT_W;
+	OP(0x85) W_ZP; WR_ZP(ea, a); NEXT_W;
+	OP(0x95) W_ZPX; WR_ZP(ea, a); NEXT_W;
 	OP(0x8d) W_ABS; WR(ea, a); NEXT_W;
 	OP(0x9d) W_ABX; WR(ea, a); NEXT_W;
 	OP(0x99) W_ABY; WR(ea, a); NEXT_W;
 	OP(0x81) W_INX; WR(ea, a); NEXT_W;
 	OP(0x91) W_INY; WR(ea, a); NEXT_W;
-	OP(0x86) W_ZP; WR(ea, x); NEXT_W;
-	OP(0x96) W_ZPY; WR(ea, x); NEXT_W;
+	OP(0x86) W_ZP; WR_ZP(ea, x); NEXT_W;
+	OP(0x96) W_ZPY; WR_ZP(ea, x); NEXT_W;
 	OP(0x8e) W_ABS; WR(ea, x); NEXT_W;
-	OP(0x84) W_ZP; WR(ea, y); NEXT_W;
-	OP(0x94) W_ZPX; WR(ea, y); NEXT_W;
+	OP(0x84) W_ZP; WR_ZP(ea, y); NEXT_W;
+	OP(0x94) W_ZPX; WR_ZP(ea, y); NEXT_W;
 	OP(0x8c) W_ABS; WR(ea, y); NEXT_W;
 	OP(0xaa) M_IMP(); x = a; SETNZ(x); NEXT;
 	OP(0xa8) M_IMP(); y = a; SETNZ(y); NEXT;
@@ -588,8 +598,8 @@ code_map_:
 		lo = RD(0xfffe);
 		PC_SET(lo | (RD(0xffff) << 8));
 		NEXT_W;
-	OP(0x48) M_IMP(); WR(0x100 + sp, a); sp--; NEXT_W;
-	OP(0x08) M_IMP(); WR(0x100 + sp, P_GET() | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT_W;
+	OP(0x48) M_IMP(); WR_ZP(0x100 + sp, a); sp--; NEXT_W;
+	OP(0x08) M_IMP(); WR_ZP(0x100 + sp, P_GET() | ATARI_CPU_B | ATARI_CPU_U); sp--; NEXT_W;
 	OP(0x68) M_IMP(); (void)RD(0x100 + sp); sp++; a = RD(0x100 + sp); SETNZ(a); NEXT;
 	OP(0x28) M_IMP(); (void)RD(0x100 + sp); sp++;
 		P_SET(RD(0x100 + sp) | ATARI_CPU_B | ATARI_CPU_U); NEXT;
@@ -755,6 +765,7 @@ out_:
 #undef DISPATCH
 #undef DRD
 #undef WR
+#undef WR_ZP
 #undef SETNZ
 #undef FLAG_N
 #undef FLAG_Z

@@ -445,6 +445,28 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 }
 
 /*
+ * A store to the zero page or the stack (CPU_WRITE_ZP): where it writes a
+ * TIA register, the register write (tia_poke) without the calls that get
+ * there, so that a write that changes nothing (atari_tia_write_noop)
+ * makes none.
+ */
+static HOSTDEV BUS_INLINE void bus_write_zp(struct bus *b, uint16_t addr, uint8_t v)
+{
+	struct atari_machine *m = b->map->m;
+	uint8_t last_read = b->last_read;
+
+	if ((addr & 0x1080) || !b->map->plain) {
+		bus_write(b, addr, v);
+		return;
+	}
+	b->cycle++;
+	b->data = v;
+	b->last_read = 0;
+	b->cycle = tia_poke(m, b->map->fb, addr & 0x3f, v, b->cycle, last_read);
+	b->stop = m->tia.frame_done;
+}
+
+/*
  * Wait loops on the RIOT timer: at pc - 1 the CPU fetched the opcode of
  * `LDA INTIM; BNE *-5` (the loop that most games end their vertical blank
  * and overscan with).  As long as the timer has not reached 0 nor wrapped,
@@ -504,6 +526,9 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 #define CPU_EXEC_SPIN(ctx, pc, n) bus_spin(ctx, pc, n)
 #define CPU_EXEC_CTX_COPY
 #ifdef BUS_CODE
+#define CPU_WRITE_ZP(ctx, addr, v) bus_write_zp(ctx, addr, v)
+#endif
+#ifdef BUS_CODE
 #define CPU_CODE 1
 #define CPU_CODE_END(ctx) ((ctx)->map->code_end)
 #define CPU_CODE_BIAS(ctx) ((ctx)->map->code_bias)
@@ -515,6 +540,7 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 #endif
 #include "atari/cpu_exec.h"
 #undef CPU_EXEC_SPIN
+#undef CPU_WRITE_ZP
 #undef CPU_CODE
 #undef CPU_CODE_END
 #undef CPU_CODE_BIAS
