@@ -112,6 +112,9 @@
 #define P_GET() ((uint8_t)((p & ~(ATARI_CPU_N | ATARI_CPU_Z)) | \
 	(FLAG_N ? ATARI_CPU_N : 0) | (FLAG_Z ? ATARI_CPU_Z : 0)))
 #define P_SET(v) (p = (uint8_t)(v), nz = NZ_OF(p))
+/* The registers back into *cpu. */
+#define REGS_OUT() (cpu->pc = PC_GET(), cpu->a = a, cpu->x = x, cpu->y = y, cpu->sp = sp, \
+	cpu->p = P_GET())
 #define SETF(f, cond) (p = (uint8_t)((cond) ? (p | (f)) : (p & ~(f))))
 #define FC (p & ATARI_CPU_C)
 
@@ -373,12 +376,7 @@ code_map_:
 	{
 		CPU_EXEC_CTX step_ = *ctx;
 
-		cpu->pc = PC_GET();
-		cpu->a = a;
-		cpu->x = x;
-		cpu->y = y;
-		cpu->sp = sp;
-		cpu->p = P_GET();
+		REGS_OUT();
 		(void)CPU_CODE_STEP(&step_, cpu);
 		*ctx = step_;
 		ip = CPU_CODE_BIAS(ctx) + cpu->pc;
@@ -742,12 +740,7 @@ out_:
 	*ctx_in_ = ctx_copy_;
 #endif
 	cpu->jammed = jammed;
-	cpu->pc = PC_GET();
-	cpu->a = a;
-	cpu->x = x;
-	cpu->y = y;
-	cpu->sp = sp;
-	cpu->p = P_GET();
+	REGS_OUT();
 #ifdef CPU_EXEC_STOP
 	return ran;
 #else
@@ -772,6 +765,7 @@ out_:
 #undef NZ_OF
 #undef P_GET
 #undef P_SET
+#undef REGS_OUT
 #undef SETF
 #undef FC
 #undef M_IMP

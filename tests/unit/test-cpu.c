@@ -171,14 +171,27 @@ static void cpu_init(struct atari_cpu *c, uint16_t pc)
 	c->p = ATARI_CPU_U | ATARI_CPU_B;
 }
 
-/*
- * The functional test again, `steps` instructions run many per call, in
- * chunks of odd sizes: the same registers and cycle count as one
- * instruction per call (`one`, the state that left).
- */
-static void test_functional_run(struct flat *f, const struct atari_cpu *one, long steps)
+static int run_flat(void *x, struct atari_cpu *c, int max)
 {
-	struct flat_ctx x = { f, 0, 0 };
+	return flat_run(x, c, max);
+}
+
+#ifdef __GNUC__
+static int run_code(void *x, struct atari_cpu *c, int max)
+{
+	return code_run(x, c, max);
+}
+#endif
+
+/*
+ * The functional test again, `steps` instructions run many per call by
+ * `run`, in chunks of odd sizes: the same registers and cycle count as
+ * one instruction per call (`one`, the state that left).
+ */
+static void functional_chunked(struct flat *f, const struct atari_cpu *one, long steps,
+			       int (*run)(void *, struct atari_cpu *, int), void *x,
+			       const char *what)
+{
 	struct atari_cpu c;
 	uint64_t cycles = f->cycles;
 	long done = 0;
@@ -189,31 +202,28 @@ static void test_functional_run(struct flat *f, const struct atari_cpu *one, lon
 	cpu_init(&c, 0x0400);
 	while (done < steps && !bad) {
 		long want = steps - done < 7919 ? steps - done : 7919;
-		int ran = flat_run(&x, &c, (int)want);
+		int ran = run(x, &c, (int)want);
 
 		bad = ran != want;
 		done += ran;
 	}
 	TEST_OK(!bad && c.pc == one->pc && c.a == one->a && c.x == one->x && c.y == one->y &&
-		    c.sp == one->sp && c.p == one->p && f->cycles == cycles,
-		    "functional test, many instructions per call: the same state and cycles");
+		    c.sp == one->sp && c.p == one->p && f->cycles == cycles, "%s", what);
+}
+
+static void test_functional_run(struct flat *f, const struct atari_cpu *one, long steps)
+{
+	struct flat_ctx x = { f, 0, 0 };
+	uint64_t cycles = f->cycles;
+
+	functional_chunked(f, one, steps, run_flat, &x,
+			   "functional test, many instructions per call: the same state and cycles");
 #ifdef __GNUC__
 	struct flat_code y = { f, 0, 0, 0, 0, 0 };
 
-	memcpy(f->mem, f->mem_orig, sizeof(f->mem));
-	f->cycles = 0;
-	cpu_init(&c, 0x0400);
-	done = 0;
-	while (done < steps && !bad) {
-		long want = steps - done < 7919 ? steps - done : 7919;
-		int ran = code_run(&y, &c, (int)want);
-
-		bad = ran != want;
-		done += ran;
-	}
-	TEST_OK(!bad && c.pc == one->pc && c.a == one->a && c.x == one->x && c.y == one->y &&
-		    c.sp == one->sp && c.p == one->p && f->cycles == cycles,
-		    "functional test, code read at host addresses: the same state and cycles");
+	f->cycles = cycles;
+	functional_chunked(f, one, steps, run_code, &y,
+			   "functional test, code read at host addresses: the same state and cycles");
 #endif
 }
 
