@@ -379,7 +379,10 @@ code_map_:
 		REGS_OUT();
 		(void)CPU_CODE_STEP(&step_, cpu);
 		*ctx = step_;
+		/* Where it went is checked as a jump's target: the step may
+		 * have been the last bytes' of the code mapped. */
 		ip = CPU_CODE_BIAS(ctx) + cpu->pc;
+		CPU_CODE_JUMP(ctx, ip);
 		a = cpu->a;
 		x = cpu->x;
 		y = cpu->y;
