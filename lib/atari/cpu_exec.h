@@ -112,7 +112,8 @@
 #define P_GET() ((uint8_t)((p & ~(ATARI_CPU_N | ATARI_CPU_Z)) | \
 	(FLAG_N ? ATARI_CPU_N : 0) | (FLAG_Z ? ATARI_CPU_Z : 0)))
 #define P_SET(v) (p = (uint8_t)(v), nz = NZ_OF(p))
-/* The registers back into *cpu. */
+/* The registers from *cpu, and back into it. */
+#define REGS_IN() (a = cpu->a, x = cpu->x, y = cpu->y, sp = cpu->sp, P_SET(cpu->p))
 #define REGS_OUT() (cpu->pc = PC_GET(), cpu->a = a, cpu->x = x, cpu->y = y, cpu->sp = sp, \
 	cpu->p = P_GET())
 #define SETF(f, cond) (p = (uint8_t)((cond) ? (p | (f)) : (p & ~(f))))
@@ -311,8 +312,8 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 #else
 	uint16_t pc = cpu->pc, ea = 0, lo, hi;
 #endif
-	uint8_t a = cpu->a, x = cpu->x, y = cpu->y, sp = cpu->sp, p = cpu->p;
-	unsigned nz = NZ_OF(p);
+	uint8_t a, x, y, sp, p;
+	unsigned nz;
 	uint8_t op = 0, t8, jammed = 0;
 	int ran = 0;
 #ifdef CPU_EXEC_CTX_COPY
@@ -321,6 +322,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 
 	if (cpu->jammed)
 		return -1;
+	REGS_IN();
 #ifdef CPU_CODE
 	ip = CPU_CODE_BIAS(ctx) + cpu->pc;
 	CPU_CODE_JUMP(ctx, ip);
@@ -380,14 +382,11 @@ code_map_:
 		(void)CPU_CODE_STEP(&step_, cpu);
 		*ctx = step_;
 		/* Where it went is checked as a jump's target: the step may
-		 * have been the last bytes' of the code mapped. */
+		 * have been an instruction in the last bytes of the code
+		 * mapped. */
 		ip = CPU_CODE_BIAS(ctx) + cpu->pc;
 		CPU_CODE_JUMP(ctx, ip);
-		a = cpu->a;
-		x = cpu->x;
-		y = cpu->y;
-		sp = cpu->sp;
-		P_SET(cpu->p);
+		REGS_IN();
 		jammed = cpu->jammed;
 		cpu->jammed = 0;
 	}
@@ -768,6 +767,7 @@ out_:
 #undef NZ_OF
 #undef P_GET
 #undef P_SET
+#undef REGS_IN
 #undef REGS_OUT
 #undef SETF
 #undef FC

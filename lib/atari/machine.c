@@ -527,8 +527,6 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 #define CPU_EXEC_CTX_COPY
 #ifdef BUS_CODE
 #define CPU_WRITE_ZP(ctx, addr, v) bus_write_zp(ctx, addr, v)
-#endif
-#ifdef BUS_CODE
 #define CPU_CODE 1
 #define CPU_CODE_END(ctx) ((ctx)->map->code_end)
 #define CPU_CODE_BIAS(ctx) ((ctx)->map->code_bias)
