@@ -225,9 +225,9 @@ HOSTDEV uint8_t atari_tia_read(struct atari_tia *t, uint16_t addr,
 	}
 }
 
-/* Colour clocks a write to each register waits before it takes effect
- * (-1: the playfield registers, whose delay depends on the cycle). */
-static HOSTDEV int write_delay(unsigned addr, unsigned hpos)
+/* Colour clocks a write to register `addr` at `clock` waits before it
+ * takes effect. */
+static HOSTDEV unsigned write_delay(const struct atari_tia *t, unsigned addr, uint64_t clock)
 {
 	switch (addr) {
 	case 0x01: case 0x0b: case 0x0c: case 0x1b: case 0x1c:
@@ -235,9 +235,10 @@ static HOSTDEV int write_delay(unsigned addr, unsigned hpos)
 	case 0x04: case 0x05: case 0x12: case 0x13:
 		return 8;
 	case 0x0d: case 0x0e: case 0x0f: {
-		unsigned phase = (hpos / 3) & 3;	/* 4, 5, 2, 3 clocks */
+		/* The playfield's: 4, 5, 2 or 3 by the CPU cycle. */
+		unsigned phase = (line_clock(t, clock) / 3) & 3;
 
-		return (int)(phase < 2 ? 4 + phase : phase);
+		return phase < 2 ? 4 + phase : phase;
 	}
 	default:
 		return 0;
@@ -251,7 +252,7 @@ HOSTDEV void atari_tia_catch_up(struct atari_tia *t, uint8_t *fb)
 	if (t->last_access == ATARI_TIA_READ)
 		render(t, clock, fb);
 	else
-		render(t, clock + (uint64_t)write_delay(t->last_access, line_clock(t, clock)), fb);
+		render(t, clock + write_delay(t, t->last_access, clock), fb);
 }
 
 /* A player's graphics as shown: g, reflected when refp is set. */
@@ -384,30 +385,15 @@ static HOSTDEV unsigned write_stale(const struct atari_tia *t, unsigned addr, ui
 HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
 				 uint64_t cycle, uint8_t *fb)
 {
-	uint64_t clock = 3 * cycle, line = 0;
-	unsigned hpos, stale;
-	int frame_end = 0;
+	uint64_t clock = 3 * cycle;
+	unsigned stale;
+	int frame_end = atari_tia_past_frame(t, clock);
 
-	/* line_clock() and frame_line() in one division, 32-bit when the
-	 * frame is not absurdly long. */
-	if (clock < t->frame_start) {
-		hpos = line_clock(t, clock);
-	} else if (clock - t->frame_start <= UINT32_MAX) {
-		uint32_t d = (uint32_t)(clock - t->frame_start);
-
-		line = d / LINE;
-		hpos = d - (uint32_t)line * LINE;
-	} else {
-		line = (clock - t->frame_start) / LINE;
-		hpos = (unsigned)((clock - t->frame_start) % LINE);
-	}
 	addr &= 0x3f;
-	if (line > (t->pal ? MAX_LINES_PAL : MAX_LINES))
-		frame_end = 1;
 	/* What a write changes is drawn from its clock on: the picture is
 	 * brought up to it first, unless the write changes nothing drawn. */
 	if (frame_end || !((WRITES_UNSEEN >> addr) & 1))
-		render(t, clock + (uint64_t)write_delay(addr, hpos), fb);
+		render(t, clock + write_delay(t, addr, clock), fb);
 	atari_tia_seen(t, cycle);
 	/* Collisions waiting on the masks as they stand are latched before
 	 * the masks or the latches change. */
@@ -450,7 +436,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 	case 0x09: t->colubk = (uint8_t)((value & 0xfe) | t->colour_loss); break;
 	case 0x0a:		/* CTRLPF */
 		t->ctrlpf = value;
-		if (hpos < HBLANK + 79)
+		if (line_clock(t, clock) < HBLANK + 79)
 			t->pf_reflect = value & 0x01;
 		break;
 	case 0x0b:		/* REFP0 */
@@ -470,24 +456,32 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		update_enabled(t);
 		break;
 	case 0x10:		/* RESP0 */
-		reset_player(t, 0, hpos, clock, fb);
+		reset_player(t, 0, line_clock(t, clock), clock, fb);
 		break;
 	case 0x11:		/* RESP1 */
-		reset_player(t, 1, hpos, clock, fb);
+		reset_player(t, 1, line_clock(t, clock), clock, fb);
 		break;
-	case 0x12:		/* RESM0 */
+	case 0x12: {		/* RESM0 */
+		unsigned hpos = line_clock(t, clock);
+
 		t->posm0 = (uint8_t)(hpos < HBLANK ? 2 : (hpos - HBLANK + 4) % 160);
 		/* The reference's fix-ups for a reset just after HMOVE. */
 		if (clock - t->last_hmove == 20 * 3 && hpos == 69)
 			t->posm0 = 8;
 		t->m0_mode = 0;
 		break;
-	case 0x13:		/* RESM1 */
+	}
+	case 0x13: {		/* RESM1 */
+		unsigned hpos = line_clock(t, clock);
+
 		t->posm1 = (uint8_t)(hpos < HBLANK ? 2 : (hpos - HBLANK + 4) % 160);
 		if (clock - t->last_hmove == 3 * 3 && hpos == 18)
 			t->posm1 = 3;
 		break;
-	case 0x14:		/* RESBL */
+	}
+	case 0x14: {		/* RESBL */
+		unsigned hpos = line_clock(t, clock);
+
 		t->posbl = (uint8_t)(hpos < HBLANK ? 2 : (hpos - HBLANK + 4) % 160);
 		if (clock - t->last_hmove == 18 * 3 && (hpos == 60 || hpos == 69))
 			t->posbl = 10;
@@ -498,6 +492,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		else if (clock - t->last_hmove == 6 * 3 && hpos == 27)
 			t->posbl = 5;
 		break;
+	}
 	case 0x1b:		/* GRP0 */
 		t->grp0 = value;
 		t->dgrp1 = t->grp1;
@@ -560,7 +555,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		update_enabled(t);
 		break;
 	case 0x2a:		/* HMOVE */
-		hmove(t, hpos, clock);
+		hmove(t, line_clock(t, clock), clock);
 		break;
 	case 0x2b:		/* HMCLR */
 		t->hmp0 = t->hmp1 = t->hmm0 = t->hmm1 = t->hmbl = 0;

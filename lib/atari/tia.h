@@ -200,6 +200,14 @@ static inline HOSTDEV void atari_tia_seen(struct atari_tia *t, uint64_t cycle)
 		t->cycle = cycle;
 }
 
+/* Colour clock `clock` is past the frame's last scan line: a register
+ * write there ends the frame. */
+static inline HOSTDEV int atari_tia_past_frame(const struct atari_tia *t, uint64_t clock)
+{
+	return clock >= t->frame_start + (uint64_t)ATARI_TIA_LINE *
+		((t->pal ? ATARI_TIA_MAX_LINES_PAL : ATARI_TIA_MAX_LINES) + 1);
+}
+
 /* The playfield's 20 bits after `value` is written to PF0 ($0D), PF1
  * ($0E) or PF2 ($0F). */
 static inline HOSTDEV uint32_t atari_tia_pf_written(uint32_t pf, unsigned addr, uint8_t value)
@@ -260,8 +268,7 @@ static ATARI_TIA_INLINE HOSTDEV int atari_tia_write_noop(const struct atari_tia 
 	default: same = addr >= 0x2d; break;
 	}
 	/* A write after the frame's last scan line ends the frame. */
-	return same && 3 * cycle < t->frame_start + (uint64_t)ATARI_TIA_LINE *
-		((t->pal ? ATARI_TIA_MAX_LINES_PAL : ATARI_TIA_MAX_LINES) + 1);
+	return same && !atari_tia_past_frame(t, 3 * cycle);
 }
 
 /* Register write (address bits 0-5 select the register) at `cycle`;
@@ -308,9 +315,16 @@ static inline HOSTDEV int atari_tia_frame_whole(const struct atari_tia *t)
  * Latch the collisions of the pixels drawn without a frame buffer, which
  * wait until their masks would change or a collision register is read or
  * cleared (tia_draw.c); the machine calls it after each frame, so that a
- * frame's state does not depend on whether it was drawn.
+ * frame's state does not depend on whether it was drawn.  The check
+ * inline, the latching out of line (atari_tia_latch).
  */
-HOSTDEV void atari_tia_collide(struct atari_tia *t);
+HOSTDEV void atari_tia_latch(struct atari_tia *t);
+
+static inline HOSTDEV void atari_tia_collide(struct atari_tia *t)
+{
+	if (t->collide_pending[0] | t->collide_pending[1] | t->collide_pending[2])
+		atari_tia_latch(t);
+}
 
 /*
  * When the CPU ran the reference's per-frame budget of instructions

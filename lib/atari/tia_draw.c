@@ -414,13 +414,11 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 	}
 }
 
-HOSTDEV void atari_tia_collide(struct atari_tia *t)
+HOSTDEV void atari_tia_latch(struct atari_tia *t)
 {
 	uint64_t *r = t->collide_pending;
 	unsigned want;
 
-	if (!(r[0] | r[1] | r[2]))
-		return;
 	want = collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff;
 	if (want)
 		t->collision |= mask_collisions(line_masks(t), r, want);
