@@ -138,14 +138,15 @@ struct atari_tia {
 	uint16_t frame_lines;	/* scan lines of the last completed frame */
 	uint8_t masks_stale;	/* masks must be rebuilt before use */
 	uint8_t last_access;	/* register of the access at `cycle`; ATARI_TIA_READ: a read */
-	uint8_t reserved2_[4];
+	/* Pixels drawn with the masks as they stand but not looked at, whose
+	 * collisions are yet to be latched (atari_tia_collide): collide_n
+	 * pixels on from pixel collide_x (0-159), wrapping at the line's end;
+	 * 160 or more is the whole line. */
+	uint16_t collide_x, collide_n;
 	/* Pixels of each object on a line (P0, M0, P1, M1, BL, PF; bit x of
 	 * word x / 64 for pixel x): a function of the registers above, kept
 	 * between writes and rebuilt when masks_stale is set. */
 	uint64_t masks[6][3];
-	/* Pixels drawn with the masks as they stand but not looked at, whose
-	 * collisions are yet to be latched (atari_tia_collide). */
-	uint64_t collide_pending[3];
 };
 
 /*
@@ -322,7 +323,7 @@ HOSTDEV void atari_tia_latch(struct atari_tia *t);
 
 static inline HOSTDEV void atari_tia_collide(struct atari_tia *t)
 {
-	if (t->collide_pending[0] | t->collide_pending[1] | t->collide_pending[2])
+	if (t->collide_n)
 		atari_tia_latch(t);
 }
 

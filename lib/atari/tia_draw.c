@@ -226,17 +226,19 @@ static HOSTDEV unsigned mask_objects(const struct line_masks *lm, unsigned x)
 		(unsigned)(((lm->m[5][w] >> b) & 1) << 5);
 }
 
+/* Word w of the 160-bit mask of pixels [0, k). */
+static HOSTDEV uint64_t below(unsigned k, unsigned w)
+{
+	int d = (int)k - 64 * (int)w;
+
+	return d <= 0 ? 0 : d >= 64 ? ~0ull : (1ull << d) - 1;
+}
+
 /* Pixels [x, x + n) of a line as a 160-bit mask. */
 static HOSTDEV void range_mask(unsigned x, unsigned n, uint64_t r[3])
 {
-	for (unsigned w = 0; w < 3; w++) {
-		unsigned lo = 64 * w, hi = lo + 64;
-		unsigned from = x > lo ? x : lo, to = x + n < hi ? x + n : hi;
-
-		r[w] = 0;
-		if (from < to)
-			r[w] = (to - from == 64 ? ~0ull : ((1ull << (to - from)) - 1)) << (from - lo);
-	}
+	for (unsigned w = 0; w < 3; w++)
+		r[w] = below(x + n, w) & ~below(x, w);
 }
 
 static HOSTDEV unsigned lowest_bit(uint64_t v)
@@ -356,6 +358,25 @@ static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 	}
 }
 
+/* Pixels [x, x + n) of the line join those whose collisions wait: the
+ * beam draws them right after those, or those are latched first (the
+ * masks are the same for both, so the latches come out the same). */
+static HOSTDEV void pend(struct atari_tia *t, unsigned x, unsigned n)
+{
+	unsigned end = (unsigned)t->collide_x + t->collide_n;
+
+	if (t->collide_n >= 160)
+		return;
+	if (t->collide_n && x != (end >= 160 ? end - 160 : end))
+		atari_tia_latch(t);
+	if (!t->collide_n) {
+		t->collide_x = (uint16_t)x;
+		t->collide_n = (uint16_t)n;
+	} else {
+		t->collide_n = (uint16_t)(t->collide_n + n < 160 ? t->collide_n + n : 160);
+	}
+}
+
 /* Draw n pixels of the current line from pixel x. */
 static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *fb)
 {
@@ -405,24 +426,33 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 	}
 	/* Not drawn: the collisions wait (atari_tia_collide), unless every
 	 * latch these objects can set is set already. */
-	if (collisions(objs) & ~(unsigned)t->collision & 0x7fff) {
-		uint64_t r[3];
-
-		range_mask(x, n, r);
-		for (unsigned w = 0; w < 3; w++)
-			t->collide_pending[w] |= r[w];
-	}
+	if (collisions(objs) & ~(unsigned)t->collision & 0x7fff)
+		pend(t, x, n);
 }
 
 HOSTDEV void atari_tia_latch(struct atari_tia *t)
 {
-	uint64_t *r = t->collide_pending;
-	unsigned want;
+	unsigned want = collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff;
 
-	want = collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff;
-	if (want)
+	if (want) {
+		unsigned x = t->collide_x, n = t->collide_n;
+		uint64_t r[3], wrap[3];
+
+		if (n >= 160) {
+			range_mask(0, 160, r);
+		} else {
+			range_mask(x, x + n <= 160 ? n : 160 - x, r);
+			if (x + n > 160) {
+				range_mask(0, x + n - 160, wrap);
+				r[0] |= wrap[0];
+				r[1] |= wrap[1];
+				r[2] |= wrap[2];
+			}
+		}
 		t->collision |= mask_collisions(line_masks(t), r, want);
-	r[0] = r[1] = r[2] = 0;
+	}
+	t->collide_x = 0;
+	t->collide_n = 0;
 }
 
 /* What the beam does at the end of each drawn scan line. */
