@@ -612,7 +612,7 @@ HOSTDEV NOINLINE int atari_machine_frame(struct atari_machine *m, const struct a
 	bus_done(&b);
 	if (!m->tia.frame_done)
 		atari_tia_catch_up(&m->tia, fb);
-	atari_tia_collide(&m->tia);
+	atari_tia_settle(&m->tia);
 	if (m->tia.frame_done)
 		return 1;
 	atari_tia_grey_out(&m->tia, m->cycle, fb);

@@ -70,15 +70,6 @@ static HOSTDEV int hmove_motion(struct hmove_clamp c, unsigned n)
 	return v > c.hi ? c.hi : v;
 }
 
-/* Colour clock within the scan line; frame_start is on a line start
- * (and after a frame ended by a WSYNC write, past the clock of the write). */
-static HOSTDEV unsigned line_clock(const struct atari_tia *t, uint64_t clock)
-{
-	if (clock >= t->frame_start && clock - t->frame_start <= UINT32_MAX)
-		return (uint32_t)(clock - t->frame_start) % LINE;
-	return (unsigned)((clock % LINE + LINE - t->frame_start % LINE) % LINE);
-}
-
 /* Scan line of the frame at `clock`. */
 static HOSTDEV uint64_t frame_line(const struct atari_tia *t, uint64_t clock)
 {
@@ -98,7 +89,7 @@ static HOSTDEV void frame_start(struct atari_tia *t, uint64_t cycle)
 	uint64_t clock = 3 * cycle;
 
 	t->frame_lines = (uint16_t)frame_line(t, clock);
-	t->frame_start = clock - line_clock(t, clock);
+	t->frame_start = clock - atari_tia_line_clock(t, clock);
 	if (t->pal) {
 		/* Colour loss follows the parity of the last frame's lines. */
 		uint8_t loss = t->frame_lines & 1;
@@ -236,7 +227,7 @@ static HOSTDEV unsigned write_delay(const struct atari_tia *t, unsigned addr, ui
 		return 8;
 	case 0x0d: case 0x0e: case 0x0f: {
 		/* The playfield's: 4, 5, 2 or 3 by the CPU cycle. */
-		unsigned phase = (line_clock(t, clock) / 3) & 3;
+		unsigned phase = (atari_tia_line_clock(t, clock) / 3) & 3;
 
 		return phase < 2 ? 4 + phase : phase;
 	}
@@ -436,7 +427,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 	case 0x09: t->colubk = (uint8_t)((value & 0xfe) | t->colour_loss); break;
 	case 0x0a:		/* CTRLPF */
 		t->ctrlpf = value;
-		if (line_clock(t, clock) < HBLANK + 79)
+		if (atari_tia_line_clock(t, clock) < HBLANK + 79)
 			t->pf_reflect = value & 0x01;
 		break;
 	case 0x0b:		/* REFP0 */
@@ -456,13 +447,13 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		update_enabled(t);
 		break;
 	case 0x10:		/* RESP0 */
-		reset_player(t, 0, line_clock(t, clock), clock, fb);
+		reset_player(t, 0, atari_tia_line_clock(t, clock), clock, fb);
 		break;
 	case 0x11:		/* RESP1 */
-		reset_player(t, 1, line_clock(t, clock), clock, fb);
+		reset_player(t, 1, atari_tia_line_clock(t, clock), clock, fb);
 		break;
 	case 0x12: {		/* RESM0 */
-		unsigned hpos = line_clock(t, clock);
+		unsigned hpos = atari_tia_line_clock(t, clock);
 
 		t->posm0 = (uint8_t)(hpos < HBLANK ? 2 : (hpos - HBLANK + 4) % 160);
 		/* The reference's fix-ups for a reset just after HMOVE. */
@@ -472,7 +463,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		break;
 	}
 	case 0x13: {		/* RESM1 */
-		unsigned hpos = line_clock(t, clock);
+		unsigned hpos = atari_tia_line_clock(t, clock);
 
 		t->posm1 = (uint8_t)(hpos < HBLANK ? 2 : (hpos - HBLANK + 4) % 160);
 		if (clock - t->last_hmove == 3 * 3 && hpos == 18)
@@ -480,7 +471,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		break;
 	}
 	case 0x14: {		/* RESBL */
-		unsigned hpos = line_clock(t, clock);
+		unsigned hpos = atari_tia_line_clock(t, clock);
 
 		t->posbl = (uint8_t)(hpos < HBLANK ? 2 : (hpos - HBLANK + 4) % 160);
 		if (clock - t->last_hmove == 18 * 3 && (hpos == 60 || hpos == 69))
@@ -555,7 +546,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		update_enabled(t);
 		break;
 	case 0x2a:		/* HMOVE */
-		hmove(t, line_clock(t, clock), clock);
+		hmove(t, atari_tia_line_clock(t, clock), clock);
 		break;
 	case 0x2b:		/* HMCLR */
 		t->hmp0 = t->hmp1 = t->hmm0 = t->hmm1 = t->hmbl = 0;
@@ -570,13 +561,6 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 	 * the write that ended the frame was to WSYNC. */
 	if (frame_end)
 		frame_start(t, addr == 0x02 ? atari_tia_wsync_until(t, cycle) : cycle);
-}
-
-HOSTDEV uint64_t atari_tia_wsync_until(const struct atari_tia *t, uint64_t cycle)
-{
-	uint64_t into = line_clock(t, 3 * cycle) / 3;
-
-	return into ? cycle + 76 - into : cycle;
 }
 
 HOSTDEV void atari_tia_grey_out(struct atari_tia *t, uint64_t cycle, uint8_t *fb)

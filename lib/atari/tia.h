@@ -201,6 +201,17 @@ static inline HOSTDEV void atari_tia_seen(struct atari_tia *t, uint64_t cycle)
 		t->cycle = cycle;
 }
 
+/* Colour clock `clock` within its scan line; frame_start is on a line
+ * start (and after a frame ended by a WSYNC write, past the clock of the
+ * write). */
+static inline HOSTDEV unsigned atari_tia_line_clock(const struct atari_tia *t, uint64_t clock)
+{
+	if (clock >= t->frame_start && clock - t->frame_start <= UINT32_MAX)
+		return (uint32_t)(clock - t->frame_start) % ATARI_TIA_LINE;
+	return (unsigned)((clock % ATARI_TIA_LINE + ATARI_TIA_LINE - t->frame_start % ATARI_TIA_LINE) %
+			  ATARI_TIA_LINE);
+}
+
 /* Colour clock `clock` is past the frame's last scan line: a register
  * write there ends the frame. */
 static inline HOSTDEV int atari_tia_past_frame(const struct atari_tia *t, uint64_t clock)
@@ -303,7 +314,12 @@ HOSTDEV void atari_tia_catch_up(struct atari_tia *t, uint8_t *fb);
  * until then.  As in the reference, only a write following a read cycle
  * halts the CPU (the second write of a read-modify-write does not).
  */
-HOSTDEV uint64_t atari_tia_wsync_until(const struct atari_tia *t, uint64_t cycle);
+static inline HOSTDEV uint64_t atari_tia_wsync_until(const struct atari_tia *t, uint64_t cycle)
+{
+	uint64_t into = atari_tia_line_clock(t, 3 * cycle) / 3;
+
+	return into ? cycle + 76 - into : cycle;
+}
 
 /* The last frame completed drew the whole display window (it did not end
  * before its bottom row). */
@@ -315,9 +331,8 @@ static inline HOSTDEV int atari_tia_frame_whole(const struct atari_tia *t)
 /*
  * Latch the collisions of the pixels drawn without a frame buffer, which
  * wait until their masks would change or a collision register is read or
- * cleared (tia_draw.c); the machine calls it after each frame, so that a
- * frame's state does not depend on whether it was drawn.  The check
- * inline, the latching out of line (atari_tia_latch).
+ * cleared (tia_draw.c).  The check inline, the latching out of line
+ * (atari_tia_latch).
  */
 HOSTDEV void atari_tia_latch(struct atari_tia *t);
 
@@ -326,6 +341,14 @@ static inline HOSTDEV void atari_tia_collide(struct atari_tia *t)
 	if (t->collide_n)
 		atari_tia_latch(t);
 }
+
+/*
+ * Latch the collisions waiting and bring every object's line mask up to
+ * date (a latch rebuilds only the masks it looks at): the state then
+ * depends on the registers only.  The machine calls it after each frame,
+ * so that a frame's state does not depend on whether it was drawn.
+ */
+HOSTDEV void atari_tia_settle(struct atari_tia *t);
 
 /*
  * When the CPU ran the reference's per-frame budget of instructions

@@ -186,18 +186,19 @@ static HOSTDEV void pf_mask(uint64_t *m, uint32_t pf, unsigned reflect)
 	m[2] = spread4(right >> 12);
 }
 
-/* The masks of the enabled objects, rebuilt when a register changed. */
-static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t)
+/* The masks of the objects `need` (TIA_* bits), those among them that
+ * are enabled rebuilt when a register changed; the others' masks are 0. */
+static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t, unsigned need)
 {
 	struct line_masks *lm = (struct line_masks *)t->masks;
-	unsigned objs = t->enabled & t->masks_stale;
+	unsigned stale = t->masks_stale & need, objs = t->enabled & stale;
 
-	if (!t->masks_stale)
+	if (!stale)
 		return lm;
 	for (unsigned o = 0; o < 6; o++)
-		if ((t->masks_stale >> o) & 1)
+		if ((stale >> o) & 1)
 			lm->m[o][0] = lm->m[o][1] = lm->m[o][2] = 0;
-	t->masks_stale = 0;
+	t->masks_stale = (uint8_t)(t->masks_stale & ~stale);
 	if (objs & TIA_P0)
 		player_mask(lm->m[0], t->cur_grp0, t->posp0, t->nusiz0 & 7, t->p0_skip);
 	if (objs & TIA_M0)
@@ -250,38 +251,53 @@ static HOSTDEV unsigned lowest_bit(uint64_t v)
 #endif
 }
 
+/*
+ * The two objects (TIA_* bit numbers) of each collision latch, 3 bits a
+ * latch: M0-P1, M0-P0, M1-P0, M1-P1, P0-PF, P0-BL, P1-PF, P1-BL, M0-PF,
+ * M0-BL, M1-PF, M1-BL, BL-PF, P0-P1, M0-M1.
+ */
+#define PAIR_FIRST 0104331122003311ull
+#define PAIR_SECOND 0325454545452002ull
+
+static HOSTDEV unsigned pair_first(unsigned latch)
+{
+	return (unsigned)(PAIR_FIRST >> (3 * latch)) & 7;
+}
+
+static HOSTDEV unsigned pair_second(unsigned latch)
+{
+	return (unsigned)(PAIR_SECOND >> (3 * latch)) & 7;
+}
+
+/* The objects the latches `want` look at. */
+static HOSTDEV unsigned pair_objects(unsigned want)
+{
+	unsigned objs = 0;
+
+	for (; want; want &= want - 1)
+		objs |= 1u << pair_first(lowest_bit(want)) | 1u << pair_second(lowest_bit(want));
+	return objs;
+}
+
 /* Latches among `want` set by the objects' pixels in the line mask r,
  * without drawing. */
 static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, const uint64_t r[3],
 					unsigned want)
 {
-	uint64_t a[6][3];
 	unsigned c = 0;
 
-	for (unsigned o = 0; o < 6; o++)
-		for (unsigned w = 0; w < 3; w++)
-			a[o][w] = lm->m[o][w] & r[w];
-#define PAIR(i, j, latch) \
-	if ((want & (latch)) && ((a[i][0] & a[j][0]) | (a[i][1] & a[j][1]) | (a[i][2] & a[j][2]))) \
-		c |= (latch)
-	PAIR(1, 2, 0x0001);	/* M0-P1 */
-	PAIR(1, 0, 0x0002);	/* M0-P0 */
-	PAIR(3, 0, 0x0004);	/* M1-P0 */
-	PAIR(3, 2, 0x0008);	/* M1-P1 */
-	PAIR(0, 5, 0x0010);	/* P0-PF */
-	PAIR(0, 4, 0x0020);	/* P0-BL */
-	PAIR(2, 5, 0x0040);	/* P1-PF */
-	PAIR(2, 4, 0x0080);	/* P1-BL */
-	PAIR(1, 5, 0x0100);	/* M0-PF */
-	PAIR(1, 4, 0x0200);	/* M0-BL */
-	PAIR(3, 5, 0x0400);	/* M1-PF */
-	PAIR(3, 4, 0x0800);	/* M1-BL */
-	PAIR(4, 5, 0x1000);	/* BL-PF */
-	PAIR(0, 2, 0x2000);	/* P0-P1 */
-	PAIR(1, 3, 0x4000);	/* M0-M1 */
-#undef PAIR
+	for (; want; want &= want - 1) {
+		unsigned latch = lowest_bit(want);
+		const uint64_t *a = lm->m[pair_first(latch)], *b = lm->m[pair_second(latch)];
+
+		if ((a[0] & b[0] & r[0]) | (a[1] & b[1] & r[1]) | (a[2] & b[2] & r[2]))
+			c |= 1u << latch;
+	}
 	return (uint16_t)c;
 }
+
+#undef PAIR_FIRST
+#undef PAIR_SECOND
 
 /* The pixels of word w of a line mask left of the middle (score mode
  * colours the playfield's halves apart). */
@@ -402,7 +418,7 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 		 * playfield priority, as the reference draws it. */
 		if (!p)
 			return;
-		const struct line_masks *lm = line_masks(t);
+		const struct line_masks *lm = line_masks(t, TIA_PF);
 		uint64_t r[3];
 
 		memset(p, t->colubk, n);
@@ -421,7 +437,7 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 		return;
 	}
 	if (p) {
-		mask_draw(t, line_masks(t), x, n, p);
+		mask_draw(t, line_masks(t, 0x3f), x, n, p);
 		return;
 	}
 	/* Not drawn: the collisions wait (atari_tia_collide), unless every
@@ -449,10 +465,16 @@ HOSTDEV void atari_tia_latch(struct atari_tia *t)
 				r[2] |= wrap[2];
 			}
 		}
-		t->collision |= mask_collisions(line_masks(t), r, want);
+		t->collision |= mask_collisions(line_masks(t, pair_objects(want)), r, want);
 	}
 	t->collide_x = 0;
 	t->collide_n = 0;
+}
+
+HOSTDEV void atari_tia_settle(struct atari_tia *t)
+{
+	atari_tia_collide(t);
+	line_masks(t, 0x3f);
 }
 
 /* What the beam does at the end of each drawn scan line. */
@@ -482,19 +504,23 @@ static HOSTDEV void line_end(struct atari_tia *t)
 
 HOSTDEV void atari_tia_draw_to(struct atari_tia *t, uint64_t clock, uint8_t *fb)
 {
+	/* The beam in locals: nothing the loop calls looks at it. */
+	uint64_t at = t->last_update;
+	unsigned eol = t->clocks_to_eol;
+
 	if (clock > t->stop_display)
 		clock = t->stop_display;
 	do {
-		unsigned from = LINE - t->clocks_to_eol, n;
+		unsigned from = LINE - eol, n;
 
-		if (clock > t->last_update + t->clocks_to_eol) {
-			n = t->clocks_to_eol;
-			t->clocks_to_eol = LINE;
+		if (clock > at + eol) {
+			n = eol;
+			eol = LINE;
 		} else {
-			n = (unsigned)(clock - t->last_update);
-			t->clocks_to_eol = (uint16_t)(t->clocks_to_eol - n);
+			n = (unsigned)(clock - at);
+			eol -= n;
 		}
-		t->last_update += n;
+		at += n;
 		if (from < HBLANK) {
 			unsigned skip = HBLANK - from < n ? HBLANK - from : n;
 
@@ -516,9 +542,11 @@ HOSTDEV void atari_tia_draw_to(struct atari_tia *t, uint64_t clock, uint8_t *fb)
 			if (n + from >= HBLANK + 8)
 				t->hmove_blank = 0;
 		}
-		if (t->clocks_to_eol == LINE)
+		if (eol == LINE)
 			line_end(t);
-	} while (t->last_update < clock);
+	} while (at < clock);
+	t->last_update = at;
+	t->clocks_to_eol = (uint16_t)eol;
 }
 
 #define TIA_INT_UNDEF

@@ -592,7 +592,7 @@ static void test_no_fb_same_state(void)
 		}
 		atari_tia_sync(&tia, 76 * 262 * 3 + 100, fbp);
 		/* Latch what waits, as the machine does after each frame. */
-		atari_tia_collide(&tia);
+		atari_tia_settle(&tia);
 		memcpy(pass ? &without : &with, &tia, sizeof(tia));
 	}
 	fbp = fb;
