@@ -76,11 +76,12 @@ static HOSTDEV uint64_t frame_line(const struct atari_tia *t, uint64_t clock)
 	return clock > t->frame_start ? (clock - t->frame_start) / LINE : 0;
 }
 
-/* Display window of the frame. */
+/* Display window of the frame, and where it ends at the latest. */
 static HOSTDEV void set_display(struct atari_tia *t)
 {
 	t->start_display = t->frame_start + (uint64_t)LINE * t->ystart;
 	t->stop_display = t->start_display + (uint64_t)LINE * t->height;
+	t->frame_limit = t->frame_start + (uint64_t)LINE * ((t->pal ? MAX_LINES_PAL : MAX_LINES) + 1);
 }
 
 /* Start drawing the next frame; `cycle` ended the previous one. */
@@ -157,6 +158,7 @@ HOSTDEV void atari_tia_set_format(struct atari_tia *t, int pal)
 	t->pal = pal != 0;
 	if (!t->pal)
 		t->colour_loss = 0;
+	set_display(t);
 }
 
 HOSTDEV uint32_t atari_tia_scanline(const struct atari_tia *t, uint64_t cycle)
@@ -315,11 +317,15 @@ static HOSTDEV void hmove(struct atari_tia *t, unsigned hpos, uint64_t clock)
 
 	if (t->hmove_blanks && (x <= 20 || x == 75))
 		t->hmove_blank = 1;
-	t->posp0 = wrap160(t->posp0 + hmove_motion(c, t->hmp0));
-	t->posp1 = wrap160(t->posp1 + hmove_motion(c, t->hmp1));
-	t->posm0 = wrap160(t->posm0 + hmove_motion(c, t->hmm0));
-	t->posm1 = wrap160(t->posm1 + hmove_motion(c, t->hmm1));
-	t->posbl = wrap160(t->posbl + hmove_motion(c, t->hmbl));
+	/* With every motion register 0 and no extra clocks, nothing moves:
+	 * most games write HMCLR after their positioning. */
+	if (c.add || c.lo > 0 || (t->hmp0 | t->hmp1 | t->hmm0 | t->hmm1 | t->hmbl)) {
+		t->posp0 = wrap160(t->posp0 + hmove_motion(c, t->hmp0));
+		t->posp1 = wrap160(t->posp1 + hmove_motion(c, t->hmp1));
+		t->posm0 = wrap160(t->posm0 + hmove_motion(c, t->hmm0));
+		t->posm1 = wrap160(t->posm1 + hmove_motion(c, t->hmm1));
+		t->posbl = wrap160(t->posbl + hmove_motion(c, t->hmbl));
+	}
 	t->p0_skip = 0;
 	t->p1_skip = 0;
 	t->m0_mode = 0;

@@ -98,6 +98,7 @@ struct atari_tia {
 	uint64_t frame_start;	/* first clock of the frame's scan line 0 */
 	uint64_t start_display;	/* first clock drawn */
 	uint64_t stop_display;	/* clock after the last one drawn */
+	uint64_t frame_limit;	/* a write from this clock on ends the frame */
 	uint64_t last_update;	/* clock rendered up to */
 	uint64_t vsync_finish;	/* VSYNC may end the frame from here on */
 	uint64_t last_hmove;	/* clock of the last HMOVE write */
@@ -216,8 +217,7 @@ static inline HOSTDEV unsigned atari_tia_line_clock(const struct atari_tia *t, u
  * write there ends the frame. */
 static inline HOSTDEV int atari_tia_past_frame(const struct atari_tia *t, uint64_t clock)
 {
-	return clock >= t->frame_start + (uint64_t)ATARI_TIA_LINE *
-		((t->pal ? ATARI_TIA_MAX_LINES_PAL : ATARI_TIA_MAX_LINES) + 1);
+	return clock >= t->frame_limit;
 }
 
 /* The playfield's 20 bits after `value` is written to PF0 ($0D), PF1

@@ -20,6 +20,12 @@
 #pragma GCC optimize("no-tree-slp-vectorize")
 #endif
 
+#ifdef __CUDA_ARCH__
+#define DRAW_NOINLINE
+#else
+#define DRAW_NOINLINE __attribute__((noinline))
+#endif
+
 /* The 15 collision latches set by the objects in `en`. */
 #define COLLISIONS(en) ((uint16_t)( \
 	(((en) >> 1 & 1) & ((en) >> 2 & 1)) | (((en) >> 1 & 1) & ((en) & 1)) << 1 | \
@@ -502,25 +508,36 @@ static HOSTDEV void line_end(struct atari_tia *t)
 	}
 }
 
-HOSTDEV void atari_tia_draw_to(struct atari_tia *t, uint64_t clock, uint8_t *fb)
+/*
+ * Move the beam over its next chunk up to `clock`, which ends at the end
+ * of its line at the latest: returns the chunk's last colour clock in the
+ * line plus one, *from its first.  At the line's end clocks_to_eol is
+ * LINE when the chunk went past `clock`, else 0 until the next chunk.
+ */
+static inline HOSTDEV unsigned beam_step(struct atari_tia *t, uint64_t clock, unsigned *from)
 {
-	/* The beam in locals: nothing the loop calls looks at it. */
-	uint64_t at = t->last_update;
-	unsigned eol = t->clocks_to_eol;
+	unsigned eol = t->clocks_to_eol, n;
 
-	if (clock > t->stop_display)
-		clock = t->stop_display;
+	*from = LINE - eol;
+	if (clock - t->last_update > eol) {
+		n = eol;
+		eol = LINE;
+	} else {
+		n = (unsigned)(clock - t->last_update);
+		eol -= n;
+	}
+	t->last_update += n;
+	t->clocks_to_eol = (uint16_t)eol;
+	return *from + n;
+}
+
+/* Draw up to `clock` (atari_tia_draw_to), a chunk of a line at a time. */
+static HOSTDEV DRAW_NOINLINE void draw_chunks(struct atari_tia *t, uint64_t clock, uint8_t *fb)
+{
 	do {
-		unsigned from = LINE - eol, n;
+		unsigned from, n = beam_step(t, clock, &from);
 
-		if (clock > at + eol) {
-			n = eol;
-			eol = LINE;
-		} else {
-			n = (unsigned)(clock - at);
-			eol -= n;
-		}
-		at += n;
+		n -= from;
 		if (from < HBLANK) {
 			unsigned skip = HBLANK - from < n ? HBLANK - from : n;
 
@@ -542,12 +559,54 @@ HOSTDEV void atari_tia_draw_to(struct atari_tia *t, uint64_t clock, uint8_t *fb)
 			if (n + from >= HBLANK + 8)
 				t->hmove_blank = 0;
 		}
-		if (eol == LINE)
+		if (t->clocks_to_eol == LINE)
 			line_end(t);
-	} while (at < clock);
-	t->last_update = at;
-	t->clocks_to_eol = (uint16_t)eol;
+	} while (t->last_update < clock);
 }
 
+/* The beam went over colour clocks [from, to) of its line, drawing
+ * nothing: the frame buffer's position moves on, the HMOVE bar ends. */
+static inline HOSTDEV void beam_moved(struct atari_tia *t, unsigned from, unsigned to)
+{
+	if (to > HBLANK)
+		t->fb_pos += to - (from > HBLANK ? from : HBLANK);
+	if (from < HBLANK + 8 && to >= HBLANK + 8)
+		t->hmove_blank = 0;
+}
+
+/* Move the beam up to `clock` where nothing is drawn (atari_tia_draw_to). */
+static HOSTDEV DRAW_NOINLINE void beam_to(struct atari_tia *t, uint64_t clock)
+{
+	do {
+		unsigned from, to = beam_step(t, clock, &from);
+
+		beam_moved(t, from, to);
+		if (t->clocks_to_eol == LINE)
+			line_end(t);
+	} while (t->last_update < clock);
+}
+
+/*
+ * Without a frame buffer, with the drawing off or no collision left to
+ * latch among the objects shown, nothing is drawn: the beam only moves,
+ * inline while it stays on its line.
+ */
+HOSTDEV void atari_tia_draw_to(struct atari_tia *t, uint64_t clock, uint8_t *fb)
+{
+	if (clock > t->stop_display)
+		clock = t->stop_display;
+	if (fb || (!(t->vblank & 0x02) &&
+		   (collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff))) {
+		draw_chunks(t, clock, fb);
+	} else if (clock - t->last_update > t->clocks_to_eol) {
+		beam_to(t, clock);
+	} else {
+		unsigned from, to = beam_step(t, clock, &from);
+
+		beam_moved(t, from, to);
+	}
+}
+
+#undef DRAW_NOINLINE
 #define TIA_INT_UNDEF
 #include "atari/tia_int.h"
