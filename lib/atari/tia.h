@@ -222,7 +222,7 @@ static inline HOSTDEV int atari_tia_past_frame(const struct atari_tia *t, uint64
 
 /* The playfield's 20 bits after `value` is written to PF0 ($0D), PF1
  * ($0E) or PF2 ($0F). */
-static inline HOSTDEV uint32_t atari_tia_pf_written(uint32_t pf, unsigned addr, uint8_t value)
+static ATARI_TIA_INLINE HOSTDEV uint32_t atari_tia_pf_written(uint32_t pf, unsigned addr, uint8_t value)
 {
 	switch (addr) {
 	case 0x0d: return (pf & 0xffff0) | ((value >> 4) & 0x0f);
