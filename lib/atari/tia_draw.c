@@ -285,18 +285,45 @@ static HOSTDEV unsigned pair_objects(unsigned want)
 	return objs;
 }
 
-/* Latches among `want` set by the objects' pixels in the line mask r,
- * without drawing. */
-static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, const uint64_t r[3],
+/* Pixels [x, x + n) of a line, wrapping at its end (n >= 160: all). */
+static HOSTDEV void run_mask(unsigned x, unsigned n, uint64_t r[3])
+{
+	uint64_t wrap[3];
+
+	if (n >= 160) {
+		range_mask(0, 160, r);
+		return;
+	}
+	range_mask(x, x + n <= 160 ? n : 160 - x, r);
+	if (x + n > 160) {
+		range_mask(0, x + n - 160, wrap);
+		r[0] |= wrap[0];
+		r[1] |= wrap[1];
+		r[2] |= wrap[2];
+	}
+}
+
+/* Latches among `want` set by the objects' pixels in the run of n pixels
+ * from pixel x (run_mask), without drawing.  Most pairs never meet on the
+ * line: the run is looked at only for those that do. */
+static HOSTDEV uint16_t mask_collisions(const struct line_masks *lm, unsigned x, unsigned n,
 					unsigned want)
 {
-	unsigned c = 0;
+	uint64_t r[3];
+	unsigned c = 0, have_r = 0;
 
 	for (; want; want &= want - 1) {
 		unsigned latch = lowest_bit(want);
 		const uint64_t *a = lm->m[pair_first(latch)], *b = lm->m[pair_second(latch)];
+		uint64_t o0 = a[0] & b[0], o1 = a[1] & b[1], o2 = a[2] & b[2];
 
-		if ((a[0] & b[0] & r[0]) | (a[1] & b[1] & r[1]) | (a[2] & b[2] & r[2]))
+		if (!(o0 | o1 | o2))
+			continue;
+		if (!have_r) {
+			run_mask(x, n, r);
+			have_r = 1;
+		}
+		if ((o0 & r[0]) | (o1 & r[1]) | (o2 & r[2]))
 			c |= 1u << latch;
 	}
 	return (uint16_t)c;
@@ -456,23 +483,9 @@ HOSTDEV void atari_tia_latch(struct atari_tia *t)
 {
 	unsigned want = collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff;
 
-	if (want) {
-		unsigned x = t->collide_x, n = t->collide_n;
-		uint64_t r[3], wrap[3];
-
-		if (n >= 160) {
-			range_mask(0, 160, r);
-		} else {
-			range_mask(x, x + n <= 160 ? n : 160 - x, r);
-			if (x + n > 160) {
-				range_mask(0, x + n - 160, wrap);
-				r[0] |= wrap[0];
-				r[1] |= wrap[1];
-				r[2] |= wrap[2];
-			}
-		}
-		t->collision |= mask_collisions(line_masks(t, pair_objects(want)), r, want);
-	}
+	if (want)
+		t->collision |= mask_collisions(line_masks(t, pair_objects(want)),
+						t->collide_x, t->collide_n, want);
 	t->collide_x = 0;
 	t->collide_n = 0;
 }
@@ -486,6 +499,8 @@ HOSTDEV void atari_tia_settle(struct atari_tia *t)
 /* What the beam does at the end of each drawn scan line. */
 static HOSTDEV void line_end(struct atari_tia *t)
 {
+	if (!(t->p0_skip | t->p1_skip | t->cosmic) && t->pf_reflect == (t->ctrlpf & 0x01))
+		return;		/* the most common: nothing changes */
 	unsigned stale = (t->p0_skip ? TIA_P0 : 0) | (t->p1_skip ? TIA_P1 : 0) |
 			 (t->cosmic ? TIA_M0 : 0) |
 			 ((t->pf_reflect ^ (t->ctrlpf & 0x01)) ? TIA_PF : 0);

@@ -150,7 +150,11 @@ static void test_pal(void)
 	TEST_EQ_LONG(tia.colubk, 0x01, "PAL colour loss: bit 0 kept after another odd frame");
 	atari_tia_reset(&tia);
 	TEST_EQ_LONG(tia.pal, 1, "PAL: format kept across a reset");
+	/* The cap is the format's as set, in the middle of a frame too. */
 	atari_tia_set_format(&tia, 0);
+	tia.frame_done = 0;
+	atari_tia_write(&tia, COLUBK, 0, 76 * 300, NULL);
+	TEST_EQ_LONG(tia.frame_done, 1, "NTSC set in a PAL frame: a write past line 290 ends it");
 }
 
 static void test_wsync(void)
@@ -406,6 +410,13 @@ static void test_hmove(void)
 	wr(HMP0, 0x80, Y0 + 5, 0);
 	wr(HMOVE, 0, Y0 + 5, 15);
 	TEST_EQ_LONG(tia.posp0, 28, "HMOVE at cycle 15: right moves whole");
+	/* Every motion register 0: from cycle 2 to 20 the clamp from below
+	 * still moves objects right, 6 pixels at cycle 20. */
+	wr(HMCLR, 0, Y0 + 6, 0);
+	wr(HMOVE, 0, Y0 + 6, 20);
+	TEST_EQ_LONG(tia.posp0, 34, "HMOVE at cycle 20, HMP0 0: the clamp moves 6 right");
+	wr(HMOVE, 0, Y0 + 7, 3);
+	TEST_EQ_LONG(tia.posp0, 34, "HMOVE at cycle 3, every motion 0: nothing moves");
 
 	/* No bars when the game disables them. */
 	fresh();
