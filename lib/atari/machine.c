@@ -445,23 +445,27 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
 }
 
 /*
- * A store to the zero page or the stack (CPU_WRITE_ZP): where it writes a
- * TIA register, the register write (tia_poke) without the calls that get
- * there, so that a write that changes nothing (atari_tia_write_noop)
- * makes none.
+ * A store to the zero page or the stack (CPU_WRITE_ZP), below $200: the
+ * RAM without the page table, and where it writes a TIA register, the
+ * register write (tia_poke) without the calls that get there, so that a
+ * write that changes nothing (atari_tia_write_noop) makes none.
  */
 static HOSTDEV BUS_INLINE void bus_write_zp(struct bus *b, uint16_t addr, uint8_t v)
 {
 	struct atari_machine *m = b->map->m;
 	uint8_t last_read = b->last_read;
 
-	if ((addr & 0x1080) || !b->map->plain) {
+	if (!b->map->plain) {
 		bus_write(b, addr, v);
 		return;
 	}
 	b->cycle++;
 	b->data = v;
 	b->last_read = 0;
+	if (addr & 0x80) {	/* the RAM, at $80-$FF and $180-$1FF */
+		m->riot.ram[addr & 0x7f] = v;
+		return;
+	}
 	b->cycle = tia_poke(m, b->map->fb, addr & 0x3f, v, b->cycle, last_read);
 	b->stop = m->tia.frame_done;
 }
