@@ -59,6 +59,12 @@ static HOSTDEV uint16_t collisions(unsigned en)
 }
 #undef COLLISIONS
 
+/* The latches the objects shown can set that are not set yet. */
+static HOSTDEV unsigned latches_open(const struct atari_tia *t)
+{
+	return collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff;
+}
+
 /* Colour of a pixel showing the objects `en`, x < 80 on the left half. */
 static HOSTDEV uint8_t pixel_colour(const struct atari_tia *t, unsigned en,
 				    unsigned left)
@@ -192,8 +198,8 @@ static HOSTDEV void pf_mask(uint64_t *m, uint32_t pf, unsigned reflect)
 	m[2] = spread4(right >> 12);
 }
 
-/* The masks of the objects `need` (TIA_* bits), those among them that
- * are enabled rebuilt when a register changed; the others' masks are 0. */
+/* The masks of the objects `need` (TIA_* bits) as the registers stand:
+ * those stale are rebuilt, or set to 0 where the object is not enabled. */
 static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t, unsigned need)
 {
 	struct line_masks *lm = (struct line_masks *)t->masks;
@@ -475,13 +481,13 @@ static HOSTDEV void draw(struct atari_tia *t, unsigned n, unsigned x, uint8_t *f
 	}
 	/* Not drawn: the collisions wait (atari_tia_collide), unless every
 	 * latch these objects can set is set already. */
-	if (collisions(objs) & ~(unsigned)t->collision & 0x7fff)
+	if (latches_open(t))
 		pend(t, x, n);
 }
 
 HOSTDEV void atari_tia_latch(struct atari_tia *t)
 {
-	unsigned want = collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff;
+	unsigned want = latches_open(t);
 
 	if (want)
 		t->collision |= mask_collisions(line_masks(t, pair_objects(want)),
@@ -526,8 +532,9 @@ static HOSTDEV void line_end(struct atari_tia *t)
 /*
  * Move the beam over its next chunk up to `clock`, which ends at the end
  * of its line at the latest: returns the chunk's last colour clock in the
- * line plus one, *from its first.  At the line's end clocks_to_eol is
- * LINE when the chunk went past `clock`, else 0 until the next chunk.
+ * line plus one, *from its first.  clocks_to_eol becomes LINE where
+ * `clock` lies past the line's end (the line is over), and 0 where the
+ * chunk ends on it at `clock` (the line is over with the next chunk).
  */
 static inline HOSTDEV unsigned beam_step(struct atari_tia *t, uint64_t clock, unsigned *from)
 {
@@ -610,8 +617,7 @@ HOSTDEV void atari_tia_draw_to(struct atari_tia *t, uint64_t clock, uint8_t *fb)
 {
 	if (clock > t->stop_display)
 		clock = t->stop_display;
-	if (fb || (!(t->vblank & 0x02) &&
-		   (collisions(t->enabled) & ~(unsigned)t->collision & 0x7fff))) {
+	if (fb || (!(t->vblank & 0x02) && latches_open(t))) {
 		draw_chunks(t, clock, fb);
 	} else if (clock - t->last_update > t->clocks_to_eol) {
 		beam_to(t, clock);
