@@ -1,5 +1,13 @@
 #include <string.h>
 
+/* The resize in SSE2 on x86-64 hosts (observe_resized_sse2). */
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#define OBSERVE_SSE2 1
+#include <emmintrin.h>
+#else
+#define OBSERVE_SSE2 0
+#endif
+
 #include "atari/env.h"
 #include "core/splitmix.h"
 
@@ -544,13 +552,106 @@ static HOSTDEV void pool_row(const uint8_t *cr, const uint8_t *pr, const uint8_t
 	pool_span(cr, pr, lut, out, i, n);
 }
 
+/* The rows of one output row's input area pooled (pool_row), each once,
+ * into pooled[row % AREA_K]: *have is the last row pooled. */
+static HOSTDEV const uint8_t *pooled_row(const uint8_t *cur, const uint8_t *prev,
+					 const uint8_t lut[256], uint8_t pooled[][ATARI_SCREEN_WIDTH],
+					 int r, int *have)
+{
+	if (r > *have) {
+		pool_row(cur + r * ATARI_SCREEN_WIDTH, prev + r * ATARI_SCREEN_WIDTH, lut,
+			 pooled[r % AREA_K], ATARI_SCREEN_WIDTH);
+		*have = r;
+	}
+	return pooled[r % AREA_K];
+}
+
+#if OBSERVE_SSE2
+/*
+ * observe_resized with SSE2, where an output row's column sums fit in 15
+ * bits (ay->span <= 128): the sums down the columns in 16-bit lanes, eight
+ * at a time; across, four output pixels at a time, each the dot product
+ * of the 4 columns from its first with its weights (the fourth 0); the
+ * division as the scalar one, in doubles, which hold s * inv exactly
+ * (s < 256 * den, so s * inv < 2^49).
+ */
+static void observe_resized_sse2(const uint8_t *cur, const uint8_t *prev, const uint8_t lut[256],
+				 const struct area_axis *ax, const struct area_axis *ay,
+				 int nch, uint8_t *out)
+{
+	uint8_t pooled[AREA_K][ATARI_SCREEN_WIDTH];
+	int16_t col[ATARI_SCREEN_WIDTH + 8] = { 0 }, wx[84][4];
+	uint32_t den = ax->span * ay->span;
+	uint64_t inv = ((1ull << 40) + den - 1) / den;
+	const __m128d scale = _mm_set1_pd((double)inv * (1.0 / 1099511627776.0));
+	const __m128i half = _mm_set1_epi32((int)(den / 2)), zero = _mm_setzero_si128();
+	int have = -1;
+
+	for (int ox = 0; ox < 84; ox++) {
+		for (int k = 0; k < AREA_KX; k++)
+			wx[ox][k] = (int16_t)ax->w[ox][k];
+		wx[ox][3] = 0;
+	}
+	for (int oy = 0; oy < 84; oy++) {
+		for (int j = 0; j < ay->count[oy]; j++) {
+			const uint8_t *p = pooled_row(cur, prev, lut, pooled, ay->first[oy] + j, &have);
+			__m128i w = _mm_set1_epi16((short)ay->w[oy][j]);
+
+			for (int i = 0; i < ATARI_SCREEN_WIDTH; i += 16) {
+				__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+				__m128i lo = _mm_mullo_epi16(_mm_unpacklo_epi8(b, zero), w);
+				__m128i hi = _mm_mullo_epi16(_mm_unpackhi_epi8(b, zero), w);
+				__m128i *c = (__m128i *)(void *)(col + i);
+
+				if (j) {
+					lo = _mm_add_epi16(lo, _mm_loadu_si128(c));
+					hi = _mm_add_epi16(hi, _mm_loadu_si128(c + 1));
+				}
+				_mm_storeu_si128(c, lo);
+				_mm_storeu_si128(c + 1, hi);
+			}
+		}
+		for (int ox = 0; ox < 84; ox += 4) {
+			const uint16_t *f = ax->first + ox;
+			__m128i v01 = _mm_unpacklo_epi64(
+				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[0])),
+				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[1])));
+			__m128i v23 = _mm_unpacklo_epi64(
+				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[2])),
+				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[3])));
+			__m128 m01 = _mm_castsi128_ps(_mm_madd_epi16(
+				v01, _mm_loadu_si128((const __m128i *)(const void *)wx[ox])));
+			__m128 m23 = _mm_castsi128_ps(_mm_madd_epi16(
+				v23, _mm_loadu_si128((const __m128i *)(const void *)wx[ox + 2])));
+			__m128i s = _mm_add_epi32(
+				_mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(m01, m23, 0x88)),
+					      _mm_castps_si128(_mm_shuffle_ps(m01, m23, 0xdd))), half);
+			__m128i q01 = _mm_cvttpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(s), scale));
+			__m128i q23 = _mm_cvttpd_epi32(_mm_mul_pd(
+				_mm_cvtepi32_pd(_mm_shuffle_epi32(s, 0x0e)), scale));
+			__m128i q = _mm_unpacklo_epi64(q01, q23);
+			uint32_t v = (uint32_t)_mm_cvtsi128_si32(
+				_mm_packus_epi16(_mm_packs_epi32(q, q), zero));
+			uint8_t *o = out + (oy * 84 + ox) * nch;
+
+			if (nch == 1) {
+				memcpy(o, &v, 4);
+				continue;
+			}
+			for (int k = 0; k < 4; k++)
+				o[k * nch] = (uint8_t)(v >> (8 * k));
+		}
+	}
+}
+#endif
+
 /*
  * One channel of a resized observation: each output pixel is the mean of
  * the pooled input area it covers, rounded to nearest (exact: the sums are
  * whole numbers; the division is a multiplication by 2^40 / den rounded
  * up, exact for sums below 2^40 / den).  For each output row, the input
- * rows it covers are pooled (each once, into pooled[row % AREA_K]) and
- * added up down the columns, then across.
+ * rows it covers are pooled (each once) and added up down the columns,
+ * then across.
  */
 static HOSTDEV void observe_resized(const uint8_t *cur, const uint8_t *prev, const uint8_t lut[256],
 				    const struct area_axis *ax, const struct area_axis *ay,
@@ -562,21 +663,21 @@ static HOSTDEV void observe_resized(const uint8_t *cur, const uint8_t *prev, con
 	uint32_t col[ATARI_SCREEN_WIDTH + AREA_KX] = { 0 };
 	uint32_t den = ax->span * ay->span;
 	uint64_t inv = ((1ull << 40) + den - 1) / den;
-	int have = -1;	/* rows up to this one are in pooled[] */
+	int have = -1;
 
+#if OBSERVE_SSE2
+	if (ay->span <= 128) {
+		observe_resized_sse2(cur, prev, lut, ax, ay, nch, out);
+		return;
+	}
+#endif
 	for (int oy = 0; oy < 84; oy++) {
 		for (int i = 0; i < ATARI_SCREEN_WIDTH; i++)
 			col[i] = 0;
 		for (int j = 0; j < ay->count[oy]; j++) {
-			int r = ay->first[oy] + j;
-			const uint8_t *p = pooled[r % AREA_K];
+			const uint8_t *p = pooled_row(cur, prev, lut, pooled, ay->first[oy] + j, &have);
 			uint32_t w = ay->w[oy][j];
 
-			if (r > have) {
-				pool_row(cur + r * ATARI_SCREEN_WIDTH, prev + r * ATARI_SCREEN_WIDTH,
-					 lut, pooled[r % AREA_K], ATARI_SCREEN_WIDTH);
-				have = r;
-			}
 			for (int i = 0; i < ATARI_SCREEN_WIDTH; i++)
 				col[i] += w * p[i];
 		}

@@ -434,14 +434,16 @@ static void test_bad_roms(void)
  * 84x84 observations are the exact area average of the max-pooled
  * grayscale screen, rounded half up: checked against a brute-force sum
  * over every input pixel's overlap (on the scale 84 * size), for the NTSC
- * height, the PAL one and the tallest a frame buffer holds.
+ * height, the PAL one, the tallest a frame buffer holds and one whose
+ * sums take the general path.
  */
 static void test_resize(void)
 {
 	static struct atari_env e;
 	static uint8_t fb[2 * ATARI_FB_SIZE], obs[84 * 84];
 	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
-	static const int heights[] = { ATARI_SCREEN_HEIGHT, ATARI_PAL_HEIGHT, ATARI_FB_LINES };
+	/* 211 lines: an output row's column sums need more than 15 bits. */
+	static const int heights[] = { ATARI_SCREEN_HEIGHT, ATARI_PAL_HEIGHT, ATARI_FB_LINES, 211 };
 	uint64_t s = 99;
 	int bad = 0;
 
@@ -453,7 +455,7 @@ static void test_resize(void)
 		/* Runs of one colour, as screens have, and noise. */
 		fb[i] = (uint8_t)((i / 40) % 3 ? (s >> 56) & 0xfe : (i / 1000) * 2);
 	}
-	for (int h = 0; h < 3; h++) {
+	for (size_t h = 0; h < sizeof(heights) / sizeof(heights[0]); h++) {
 		int height = heights[h];
 
 		memset(&e, 0, sizeof(e));
