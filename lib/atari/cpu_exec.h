@@ -274,16 +274,16 @@
 #define DISPATCH() goto *disp_[RDPC()]
 #endif
 #define NEXT do { \
-	if (++ran >= max) \
+	if (--left <= 0) \
 		goto out_; \
 	DISPATCH(); \
 } while (0)
 #define NEXT_W do { \
-	if (++ran >= max || CPU_EXEC_STOP(ctx)) \
+	if (--left <= 0 || CPU_EXEC_STOP(ctx)) \
 		goto out_; \
 	DISPATCH(); \
 } while (0)
-#define END_JAM do { ran++; goto out_; } while (0)
+#define END_JAM do { left--; goto out_; } while (0)
 #else
 #ifdef CPU_CODE
 #error "CPU_CODE needs threaded dispatch"
@@ -315,7 +315,11 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	uint8_t a, x, y, sp, p;
 	unsigned nz;
 	uint8_t op = 0, t8, jammed = 0;
-	int ran = 0;
+#ifdef CPU_EXEC_STOP
+	int left = max;		/* instructions left to run */
+#else
+	int left = 1;
+#endif
 #ifdef CPU_EXEC_CTX_COPY
 	CPU_EXEC_CTX ctx_copy_ = *ctx_in_, *ctx = &ctx_copy_;
 #endif
@@ -365,7 +369,7 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 		&&L_0xf8, &&L_0xf9, &&L_0xfa, &&L_0xfb, &&L_0xfc, &&L_0xfd, &&L_0xfe, &&L_0xff,
 	};
 
-	if (ran >= max)
+	if (left <= 0)
 		goto out_;
 	DISPATCH();
 #ifdef CPU_CODE
@@ -397,7 +401,7 @@ code_map_:
 	{
 #else
 #ifdef CPU_EXEC_STOP
-	while (ran < max) {
+	while (left > 0) {
 #endif
 	switch (RDPC()) {
 #endif
@@ -407,7 +411,7 @@ code_map_:
 	OP(0xb5) R_ZPX; a = op; SETNZ(a); NEXT;
 	OP(0xad)
 #if defined(CPU_EXEC_SPIN) && defined(CPU_EXEC_STOP)
-		ran += 2 * CPU_EXEC_SPIN(ctx, PC_GET(), (max - ran - 1) / 2);
+		left -= 2 * CPU_EXEC_SPIN(ctx, PC_GET(), (left - 1) / 2);
 #endif
 		R_ABS; a = op; SETNZ(a); NEXT;
 	OP(0xbd) R_ABX; a = op; SETNZ(a); NEXT;
@@ -731,7 +735,7 @@ code_map_:
 out_:
 #else
 	}
-	ran++;
+	left--;
 #ifdef CPU_EXEC_STOP
 	if (jammed || CPU_EXEC_STOP(ctx))
 		break;
@@ -744,9 +748,9 @@ out_:
 	cpu->jammed = jammed;
 	REGS_OUT();
 #ifdef CPU_EXEC_STOP
-	return ran;
+	return max - left;
 #else
-	return ran - 1;
+	return 0;
 #endif
 }
 
