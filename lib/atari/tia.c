@@ -12,6 +12,13 @@
  * WSYNC, RSYNC, audio (15-1A), HMxx (20-24), HMCLR and the unused 2D-3F. */
 #define WRITES_UNSEEN 0xffffe81f07e0000cull
 
+/* The ways a write takes (atari_tia_write_any) stay apart on the host. */
+#ifdef __CUDA_ARCH__
+#define WRITE_NOINLINE
+#else
+#define WRITE_NOINLINE __attribute__((noinline))
+#endif
+
 /* Where a player reset lands relative to the copies at the old position:
  * -1 in a copy's 4-pixel start delay, 1 while a copy is drawn, else 0. */
 static HOSTDEV int reset_when(unsigned mode, unsigned oldx, unsigned newx)
@@ -218,6 +225,15 @@ HOSTDEV uint8_t atari_tia_read(struct atari_tia *t, uint16_t addr,
 	}
 }
 
+/* Colour clocks a write to a playfield register at `clock` waits before
+ * it takes effect: 4, 5, 2 or 3 by the CPU cycle. */
+static HOSTDEV unsigned pf_delay(const struct atari_tia *t, uint64_t clock)
+{
+	unsigned phase = (atari_tia_line_clock(t, clock) / 3) & 3;
+
+	return phase < 2 ? 4 + phase : phase;
+}
+
 /* Colour clocks a write to register `addr` at `clock` waits before it
  * takes effect. */
 static HOSTDEV unsigned write_delay(const struct atari_tia *t, unsigned addr, uint64_t clock)
@@ -227,12 +243,8 @@ static HOSTDEV unsigned write_delay(const struct atari_tia *t, unsigned addr, ui
 		return 1;
 	case 0x04: case 0x05: case 0x12: case 0x13:
 		return 8;
-	case 0x0d: case 0x0e: case 0x0f: {
-		/* The playfield's: 4, 5, 2 or 3 by the CPU cycle. */
-		unsigned phase = (atari_tia_line_clock(t, clock) / 3) & 3;
-
-		return phase < 2 ? 4 + phase : phase;
-	}
+	case 0x0d: case 0x0e: case 0x0f:
+		return pf_delay(t, clock);
 	default:
 		return 0;
 	}
@@ -352,39 +364,85 @@ static HOSTDEV unsigned stale_masks(unsigned addr)
 	}
 }
 
-/*
- * The objects whose masks writing `value` to `addr` changes: stale_masks,
- * less what a graphics write that shows the same bytes leaves as it was
- * (with VDELPx or REFPx a changed register can).  A write that changes no
- * register at all does not come here (atari_tia_write_noop).
- */
-static HOSTDEV unsigned write_stale(const struct atari_tia *t, unsigned addr, uint8_t value)
-{
-	int same;
+/* The graphics the players show, p0 and p1 (cur_grp0, cur_grp1). */
+struct players_shown {
+	uint8_t p0, p1;
+};
 
-	switch (addr) {
-	case 0x1b:		/* GRP0: grp0 = value, dgrp1 = grp1 */
-		same = shown(t->vdelp0 ? t->dgrp0 : value, t->refp0) == t->cur_grp0 &&
-		       shown(t->grp1, t->refp1) == t->cur_grp1;
-		break;
-	case 0x1c:		/* GRP1: grp1 = value, dgrp0 = grp0, denabl = enabl */
-		same = shown(t->grp0, t->refp0) == t->cur_grp0 &&
-		       shown(t->vdelp1 ? t->dgrp1 : value, t->refp1) == t->cur_grp1 &&
-		       (!t->vdelbl || t->denabl == t->enabl);
-		break;
-	default:
-		same = 0;
-		break;
-	}
-	return same ? 0 : stale_masks(addr);
+/* What the players show once `value` is written to GRP0 or GRP1 (`addr`):
+ * a write to either also copies the other's register into its delayed
+ * one. */
+static inline HOSTDEV struct players_shown graphics_shown(const struct atari_tia *t, unsigned addr,
+							 uint8_t value)
+{
+	struct players_shown s;
+	uint8_t g0 = addr == 0x1b ? value : t->grp0, g1 = addr == 0x1c ? value : t->grp1;
+
+	s.p0 = shown(t->vdelp0 ? (addr == 0x1c ? t->grp0 : t->dgrp0) : g0, t->refp0);
+	s.p1 = shown(t->vdelp1 ? (addr == 0x1b ? t->grp1 : t->dgrp1) : g1, t->refp1);
+	return s;
 }
 
-HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
-				 uint64_t cycle, uint8_t *fb)
+/*
+ * The objects whose masks writing `value` to GRP0 or GRP1 (`addr`)
+ * changes: stale_masks, or none where the players show the same bytes
+ * after it and the ball's delayed enable stays (with VDELPx or REFPx a
+ * changed register can leave them).  *s: what the players show after it.
+ * A write that changes no register at all does not come here
+ * (atari_tia_write_noop).
+ */
+static inline HOSTDEV unsigned graphics_stale(const struct atari_tia *t, unsigned addr,
+					      uint8_t value, struct players_shown *s)
+{
+	*s = graphics_shown(t, addr, value);
+	if (s->p0 == t->cur_grp0 && s->p1 == t->cur_grp1 &&
+	    (addr == 0x1b || !t->vdelbl || t->denabl == t->enabl))
+		return 0;
+	return stale_masks(addr);
+}
+
+/* GRP0 or GRP1 (`addr`) set to `value`; the players then show s
+ * (graphics_shown). */
+static inline HOSTDEV void graphics_written(struct atari_tia *t, unsigned addr, uint8_t value,
+					    struct players_shown s)
+{
+	if (addr == 0x1b) {
+		t->grp0 = value;
+		t->dgrp1 = t->grp1;
+	} else {
+		t->grp1 = value;
+		t->dgrp0 = t->grp0;
+		t->denabl = t->enabl;
+	}
+	t->cur_grp0 = s.p0;
+	t->cur_grp1 = s.p1;
+	t->enabled = (uint8_t)((t->enabled & ~(TIA_P0 | TIA_P1)) |
+			       (s.p0 ? TIA_P0 : 0) | (s.p1 ? TIA_P1 : 0));
+	if (addr == 0x1c)
+		update_enabled(t);
+}
+
+/* HMP0, HMP1, HMM1, HMBL or HMCLR (`addr`) written with `value`: they
+ * change nothing drawn nor any mask. */
+static inline HOSTDEV void motion_written(struct atari_tia *t, unsigned addr, uint8_t value)
+{
+	switch (addr) {
+	case 0x20: t->hmp0 = value >> 4; break;
+	case 0x21: t->hmp1 = value >> 4; break;
+	case 0x23: t->hmm1 = value >> 4; break;
+	case 0x24: t->hmbl = value >> 4; break;
+	default: t->hmp0 = t->hmp1 = t->hmm0 = t->hmm1 = t->hmbl = 0; break;	/* HMCLR */
+	}
+}
+
+/* Any write (atari_tia_write_any), in full. */
+static HOSTDEV WRITE_NOINLINE void write_reg(struct atari_tia *t, uint16_t addr, uint8_t value,
+				       uint64_t cycle, uint8_t *fb)
 {
 	uint64_t clock = 3 * cycle;
 	unsigned stale;
 	int frame_end = atari_tia_past_frame(t, clock);
+	struct players_shown players = { 0, 0 };
 
 	addr &= 0x3f;
 	/* What a write changes is drawn from its clock on: the picture is
@@ -394,7 +452,8 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 	atari_tia_seen(t, cycle);
 	/* Collisions waiting on the masks as they stand are latched before
 	 * the masks or the latches change. */
-	stale = write_stale(t, addr, value);
+	stale = addr == 0x1b || addr == 0x1c ? graphics_stale(t, addr, value, &players) :
+					       stale_masks(addr);
 	if (stale || addr == 0x2c)
 		atari_tia_collide(t);
 	t->masks_stale |= stale;
@@ -490,17 +549,8 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 			t->posbl = 5;
 		break;
 	}
-	case 0x1b:		/* GRP0 */
-		t->grp0 = value;
-		t->dgrp1 = t->grp1;
-		update_players(t);
-		break;
-	case 0x1c:		/* GRP1 */
-		t->grp1 = value;
-		t->dgrp0 = t->grp0;
-		t->denabl = t->enabl;
-		update_players(t);
-		update_enabled(t);
+	case 0x1b: case 0x1c:	/* GRP0, GRP1 */
+		graphics_written(t, addr, value, players);
 		break;
 	case 0x1d:		/* ENAM0 */
 		t->enam0 = value & 0x02;
@@ -514,8 +564,6 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		t->enabl = value & 0x02;
 		update_enabled(t);
 		break;
-	case 0x20: t->hmp0 = value >> 4; break;
-	case 0x21: t->hmp1 = value >> 4; break;
 	case 0x22:		/* HMM0, and the "Cosmic Ark" starfield bug */
 		if (clock == t->last_hmove + 21 * 3 && t->hmm0 == 7 && (value >> 4) == 6) {
 			t->cosmic = 1;
@@ -523,8 +571,9 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		}
 		t->hmm0 = value >> 4;
 		break;
-	case 0x23: t->hmm1 = value >> 4; break;
-	case 0x24: t->hmbl = value >> 4; break;
+	case 0x20: case 0x21: case 0x23: case 0x24: case 0x2b:
+		motion_written(t, addr, value);
+		break;
 	case 0x25:		/* VDELP0 */
 		t->vdelp0 = value & 0x01;
 		update_players(t);
@@ -554,9 +603,6 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 	case 0x2a:		/* HMOVE */
 		hmove(t, atari_tia_line_clock(t, clock), clock);
 		break;
-	case 0x2b:		/* HMCLR */
-		t->hmp0 = t->hmp1 = t->hmm0 = t->hmm1 = t->hmbl = 0;
-		break;
 	case 0x2c:		/* CXCLR */
 		t->collision = 0;
 		break;
@@ -567,6 +613,91 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 	 * the write that ended the frame was to WSYNC. */
 	if (frame_end)
 		frame_start(t, addr == 0x02 ? atari_tia_wsync_until(t, cycle) : cycle);
+}
+
+/* GRP0 or GRP1 (`addr`), before the frame's end: write_reg's steps for
+ * them, without its switches; write_grp0 and write_grp1 make one each. */
+static ATARI_TIA_INLINE HOSTDEV void write_graphics(struct atari_tia *t, unsigned addr,
+						    uint8_t value, uint64_t cycle, uint8_t *fb)
+{
+	struct players_shown players;
+	unsigned stale;
+
+	render(t, 3 * cycle + 1, fb);
+	atari_tia_seen(t, cycle);
+	stale = graphics_stale(t, addr, value, &players);
+	if (stale) {
+		atari_tia_collide(t);
+		t->masks_stale |= stale;
+	}
+	graphics_written(t, addr, value, players);
+}
+
+static HOSTDEV WRITE_NOINLINE void write_grp0(struct atari_tia *t, uint8_t value, uint64_t cycle,
+					      uint8_t *fb)
+{
+	write_graphics(t, 0x1b, value, cycle, fb);
+}
+
+static HOSTDEV WRITE_NOINLINE void write_grp1(struct atari_tia *t, uint8_t value, uint64_t cycle,
+					      uint8_t *fb)
+{
+	write_graphics(t, 0x1c, value, cycle, fb);
+}
+
+/* PF0, PF1 or PF2 (`addr`), before the frame's end: write_reg's steps
+ * for them. */
+static HOSTDEV WRITE_NOINLINE void write_pf(struct atari_tia *t, unsigned addr, uint8_t value,
+					    uint64_t cycle, uint8_t *fb)
+{
+	uint64_t clock = 3 * cycle;
+
+	render(t, clock + pf_delay(t, clock), fb);
+	atari_tia_seen(t, cycle);
+	atari_tia_collide(t);
+	t->masks_stale |= stale_masks(addr);
+	t->pf = atari_tia_pf_written(t->pf, addr, value);
+	update_enabled(t);
+}
+
+/* HMOVE, before the frame's end: write_reg's steps for it. */
+static HOSTDEV WRITE_NOINLINE void write_hmove(struct atari_tia *t, uint64_t cycle, uint8_t *fb)
+{
+	uint64_t clock = 3 * cycle;
+
+	render(t, clock, fb);
+	atari_tia_seen(t, cycle);
+	atari_tia_collide(t);
+	t->masks_stale |= stale_masks(0x2a);
+	hmove(t, atari_tia_line_clock(t, clock), clock);
+}
+
+/*
+ * A write that is not a no-op.  Before the frame's end, the most frequent
+ * registers take shorter ways than write_reg: the motion registers but
+ * HMM0 and HMCLR change nothing drawn nor any mask, the playfield's,
+ * GRP0, GRP1 and HMOVE have functions of their own.
+ */
+HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
+				 uint64_t cycle, uint8_t *fb)
+{
+	unsigned a = addr & 0x3f;
+
+	/* PF0-2, GRP0, GRP1, HMP0, HMP1, HMM1, HMBL, HMOVE and HMCLR. */
+	if (!((0xc1b1800e000ull >> a) & 1) || atari_tia_past_frame(t, 3 * cycle)) {
+		write_reg(t, addr, value, cycle, fb);
+	} else if (a == 0x1b) {
+		write_grp0(t, value, cycle, fb);
+	} else if (a == 0x1c) {
+		write_grp1(t, value, cycle, fb);
+	} else if (a == 0x2a) {
+		write_hmove(t, cycle, fb);
+	} else if (a <= 0x0f) {
+		write_pf(t, a, value, cycle, fb);
+	} else {
+		atari_tia_seen(t, cycle);
+		motion_written(t, a, value);
+	}
 }
 
 HOSTDEV void atari_tia_grey_out(struct atari_tia *t, uint64_t cycle, uint8_t *fb)
@@ -622,5 +753,6 @@ HOSTDEV void atari_tia_set_paddle(struct atari_tia *t, int pot, float resistance
 }
 
 #undef WRITES_UNSEEN
+#undef WRITE_NOINLINE
 #define TIA_INT_UNDEF
 #include "atari/tia_int.h"
