@@ -318,7 +318,16 @@ static HOSTDEV BUS_INLINE uint8_t *bus_plain_store(const struct bus_map *b, uint
 static HOSTDEV NOINLINE uint8_t bus_read_slow(struct bus_map *b, uint16_t addr, uint64_t cycle,
 					      uint8_t data)
 {
-	uint8_t v = bus_read_any(b->m, b->rom, b->fb, addr, cycle, data);
+	uint8_t v;
+
+	/* The RIOT's ports and timer, and with RAM and the TIA bypassing
+	 * the cartridge the TIA, first: as bus_read_any decodes them. */
+	if ((addr & 0x1280) == 0x0280)
+		return atari_riot_read(&b->m->riot, addr & 0x1fff, (uint32_t)cycle);
+	if (b->plain && !(addr & 0x1080))
+		return (uint8_t)((atari_tia_read(&b->m->tia, addr & 0x1fff, cycle, b->fb) & 0xc0) |
+				 (data & 0x3f));
+	v = bus_read_any(b->m, b->rom, b->fb, addr, cycle, data);
 
 	if (addr & 0x1000)
 		bus_window(b);
