@@ -62,8 +62,9 @@ struct atari_batch_stats {
 /*
  * Throughput run: every environment takes `steps` steps with random
  * actions from the game's minimal set (atari_env_run, the loop the CUDA
- * backend runs too), each thread on its share of environments without
- * synchronisation.  Fills *stats.
+ * backend runs too).  The threads take the environments in turn, a few
+ * steps at a time, so that they end together; what a run gives does not
+ * depend on the number of threads.  Fills *stats.
  */
 int atari_batch_run(struct atari_batch *b, long steps, struct atari_batch_stats *stats,
 		    struct core_error *err);

@@ -728,12 +728,16 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 	}
 }
 
+HOSTDEV uint64_t atari_env_run_seed(const struct atari_env_config *cfg, uint32_t index)
+{
+	return cfg->seed ^ (0xa0761d6478bd642full * ((uint64_t)index + 1));
+}
+
 HOSTDEV void atari_env_run(struct atari_env *e, const struct atari_rom *rom,
 			   const struct atari_game *g, const struct atari_env_config *cfg,
-			   uint32_t index, long steps, uint8_t *fb, uint8_t *obs,
+			   uint64_t *rng, long steps, uint8_t *fb, uint8_t *obs,
 			   struct atari_run_counts *c)
 {
-	uint64_t rng = cfg->seed ^ (0xa0761d6478bd642full * ((uint64_t)index + 1));
 	int set[ATARI_ACTIONS], nset = 0;
 
 	for (int a = 0; a < ATARI_ACTIONS; a++)
@@ -741,7 +745,7 @@ HOSTDEV void atari_env_run(struct atari_env *e, const struct atari_rom *rom,
 			set[nset++] = a;
 	for (long s = 0; s < steps; s++) {
 		uint32_t before = e->frame;
-		int action = set[core_splitmix64(&rng) % (uint64_t)nset];
+		int action = set[core_splitmix64(rng) % (uint64_t)nset];
 
 		c->reward += atari_env_step(e, rom, g, cfg, action, fb);
 		c->frames += e->frame - before;

@@ -184,17 +184,20 @@ struct atari_run_counts {
 };
 
 /*
- * The throughput run of environment `index`, the one stepping loop of
- * both the CPU threads (atari_batch_run) and the CUDA kernel: `steps`
- * steps with random actions from the game's minimal set, drawn from the
- * environment's own splitmix64 stream (seeded with cfg->seed and index, so
- * that a run does not depend on how environments are spread over threads
- * or GPU threads), resetting at episode ends, and observing into `obs`
- * after each step unless it is NULL.  Adds to *c.
+ * The throughput run of an environment, the one stepping loop of both the
+ * CPU threads (atari_batch_run) and the CUDA kernel: `steps` steps with
+ * random actions from the game's minimal set, drawn from the
+ * environment's own splitmix64 stream *rng (atari_env_run_seed: seeded
+ * with cfg->seed and the environment's index, so that a run does not
+ * depend on how environments are spread over threads or GPU threads, nor
+ * on how many calls its steps are split into), resetting at episode ends,
+ * and observing into `obs` after each step unless it is NULL.  Adds to
+ * *c.
  */
+HOSTDEV uint64_t atari_env_run_seed(const struct atari_env_config *cfg, uint32_t index);
 HOSTDEV void atari_env_run(struct atari_env *e, const struct atari_rom *rom,
 			   const struct atari_game *g, const struct atari_env_config *cfg,
-			   uint32_t index, long steps, uint8_t *fb, uint8_t *obs,
+			   uint64_t *rng, long steps, uint8_t *fb, uint8_t *obs,
 			   struct atari_run_counts *c);
 
 #endif

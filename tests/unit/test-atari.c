@@ -332,6 +332,56 @@ static int load_catch(struct atari_rom *rom)
 	return atari_rom_load_file(rom, path, 0, &err);
 }
 
+/*
+ * A batch's threads step its environments a few steps at a time, in
+ * turns: each environment ends as one atari_env_run of all the steps from
+ * its seed leaves it (state, counts), with one thread and with three, with
+ * observations, over more steps than a turn.
+ */
+static void test_batch_turns(void)
+{
+	static struct atari_env one;
+	static uint8_t fb[2 * ATARI_FB_SIZE], obs[84 * 84];
+	struct core_error err = CORE_ERROR_INIT;
+	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
+	struct atari_rom rom = ATARI_ROM_INIT;
+	const struct atari_game *g;
+	int same = 1;
+
+	if (load_catch(&rom) < 0) {
+		test_skip("catch.bin not built", "batch: turns of steps equal one run per environment");
+		return;
+	}
+	g = atari_game_by_md5(rom.md5);
+	if (!g)
+		g = &atari_games[0];
+	cfg.obs = ATARI_OBS_GRAY;
+	cfg.resize = 1;
+	cfg.seed = 7;
+	for (int threads = 1; threads <= 3; threads += 2) {
+		struct atari_batch b;
+		struct atari_batch_stats st;
+		struct atari_run_counts sum = { 0, 0, 0 };
+
+		if (atari_batch_init(&b, &rom, g, &cfg, 5, threads, &err) < 0 ||
+		    atari_batch_run(&b, 70, &st, &err) < 0)
+			abort();
+		for (int i = 0; i < 5; i++) {
+			uint64_t rng = atari_env_run_seed(&cfg, (uint32_t)i);
+
+			atari_env_init(&one, &rom, g, &cfg, (uint32_t)i, fb);
+			atari_env_run(&one, &rom, g, &cfg, &rng, 70, fb, obs, &sum);
+			same &= !memcmp(&one, &b.envs[i], sizeof(one)) &&
+				!memcmp(obs, b.obs + (size_t)i * b.obs_size, sizeof(obs));
+		}
+		same &= st.steps == 5 * 70 && st.frames == sum.frames &&
+			st.episodes == sum.episodes && st.reward == sum.reward;
+		atari_batch_release(&b);
+	}
+	TEST_OK(same, "batch: turns of steps equal one run per environment, 1 and 3 threads");
+	atari_rom_release(&rom);
+}
+
 static void test_clone(void)
 {
 	static struct atari_env a, b;
@@ -680,6 +730,7 @@ int main(void)
 	test_dpc();
 	test_riot();
 	test_clone();
+	test_batch_turns();
 	test_draw_last_frames();
 	test_draw_last_frames_ale();
 	test_resize();

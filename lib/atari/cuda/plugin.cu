@@ -40,8 +40,11 @@ __global__ void k_run(struct atari_env *envs, const struct atari_rom *rom,
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 
-	if (i < n)
-		atari_env_run(&envs[i], rom, g, &cfg, (uint32_t)i, steps, NULL, NULL, &counts[i]);
+	if (i < n) {
+		uint64_t rng = atari_env_run_seed(&cfg, (uint32_t)i);
+
+		atari_env_run(&envs[i], rom, g, &cfg, &rng, steps, NULL, NULL, &counts[i]);
+	}
 }
 
 #define CUDA_TRY(call) do { \
