@@ -559,8 +559,18 @@ static HOSTDEV const uint8_t *pooled_row(const uint8_t *cur, const uint8_t *prev
 					 int r, int *have)
 {
 	if (r > *have) {
-		pool_row(cur + r * ATARI_SCREEN_WIDTH, prev + r * ATARI_SCREEN_WIDTH, lut,
-			 pooled[r % AREA_K], ATARI_SCREEN_WIDTH);
+		const uint8_t *c = cur + r * ATARI_SCREEN_WIDTH, *p = prev + r * ATARI_SCREEN_WIDTH;
+
+#ifndef __CUDA_ARCH__
+		/* A row the same as the one above in both frames (screens have
+		 * many) pools the same. */
+		if (r == *have + 1 && *have >= 0 &&
+		    !memcmp(c, c - ATARI_SCREEN_WIDTH, ATARI_SCREEN_WIDTH) &&
+		    !memcmp(p, p - ATARI_SCREEN_WIDTH, ATARI_SCREEN_WIDTH))
+			memcpy(pooled[r % AREA_K], pooled[(r - 1) % AREA_K], ATARI_SCREEN_WIDTH);
+		else
+#endif
+			pool_row(c, p, lut, pooled[r % AREA_K], ATARI_SCREEN_WIDTH);
 		*have = r;
 	}
 	return pooled[r % AREA_K];

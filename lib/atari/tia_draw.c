@@ -198,6 +198,15 @@ static HOSTDEV void pf_mask(uint64_t *m, uint32_t pf, unsigned reflect)
 	m[2] = spread4(right >> 12);
 }
 
+static HOSTDEV unsigned lowest_bit(uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+	return (unsigned)__ffsll((long long)v) - 1;
+#else
+	return (unsigned)__builtin_ctzll(v);
+#endif
+}
+
 /* The masks of the objects `need` (TIA_* bits) as the registers stand:
  * those stale are rebuilt, or set to 0 where the object is not enabled. */
 static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t, unsigned need)
@@ -207,9 +216,11 @@ static HOSTDEV const struct line_masks *line_masks(struct atari_tia *t, unsigned
 
 	if (!stale)
 		return lm;
-	for (unsigned o = 0; o < 6; o++)
-		if ((stale >> o) & 1)
-			lm->m[o][0] = lm->m[o][1] = lm->m[o][2] = 0;
+	for (unsigned s = stale; s; s &= s - 1) {
+		uint64_t *m = lm->m[lowest_bit(s)];
+
+		m[0] = m[1] = m[2] = 0;
+	}
 	t->masks_stale = (uint8_t)(t->masks_stale & ~stale);
 	if (objs & TIA_P0)
 		player_mask(lm->m[0], t->cur_grp0, t->posp0, t->nusiz0 & 7, t->p0_skip);
@@ -252,15 +263,6 @@ static HOSTDEV void range_mask(unsigned x, unsigned n, uint64_t r[3])
 {
 	for (unsigned w = 0; w < 3; w++)
 		r[w] = below(x + n, w) & ~below(x, w);
-}
-
-static HOSTDEV unsigned lowest_bit(uint64_t v)
-{
-#ifdef __CUDA_ARCH__
-	return (unsigned)__ffsll((long long)v) - 1;
-#else
-	return (unsigned)__builtin_ctzll(v);
-#endif
 }
 
 /*
@@ -375,6 +377,8 @@ static HOSTDEV void mask_draw(struct atari_tia *t, const struct line_masks *lm,
 		uint64_t ones = 0, multi = 0;
 		uint64_t left = left_half(w);
 
+		if (!r[w])
+			continue;	/* no pixel of the run in this word */
 		for (unsigned o = 0; o < 6; o++) {
 			uint64_t a = lm->m[o][w] & r[w];
 
@@ -576,7 +580,13 @@ static HOSTDEV DRAW_NOINLINE void draw_chunks(struct atari_tia *t, uint64_t cloc
 			if (fb) {
 				if (start + blanks > FB_SIZE)
 					blanks = start < FB_SIZE ? FB_SIZE - start : 0;
-				memset(fb + start, 0, blanks);
+				if (blanks == 8) {	/* the most common: HMOVE at the line's start */
+					uint64_t zero = 0;
+
+					memcpy(fb + start, &zero, 8);
+				} else {
+					memset(fb + start, 0, blanks);
+				}
 			}
 			if (n + from >= HBLANK + 8)
 				t->hmove_blank = 0;

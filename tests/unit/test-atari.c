@@ -485,7 +485,7 @@ static void test_bad_roms(void)
  * grayscale screen, rounded half up: checked against a brute-force sum
  * over every input pixel's overlap (on the scale 84 * size), for the NTSC
  * height, the PAL one, the tallest a frame buffer holds and one whose
- * sums take the general path.
+ * sums take the general path, with rows that repeat the one above.
  */
 static void test_resize(void)
 {
@@ -505,6 +505,11 @@ static void test_resize(void)
 		/* Runs of one colour, as screens have, and noise. */
 		fb[i] = (uint8_t)((i / 40) % 3 ? (s >> 56) & 0xfe : (i / 1000) * 2);
 	}
+	/* Rows the same as the one above: in both frames (rows 1-99), and
+	 * in one only (100-149). */
+	for (int r = 1; r < 150; r++)
+		for (int f = r < 100 ? 0 : 1; f < 2 && r % 4; f++)
+			memcpy(fb + f * ATARI_FB_SIZE + r * 160, fb + f * ATARI_FB_SIZE + (r - 1) * 160, 160);
 	for (size_t h = 0; h < sizeof(heights) / sizeof(heights[0]); h++) {
 		int height = heights[h];
 
