@@ -332,6 +332,21 @@ static int load_catch(struct atari_rom *rom)
 	return atari_rom_load_file(rom, path, 0, &err);
 }
 
+/* Catch, loaded into *rom, and its game (the table's first where its MD5
+ * is not in the table: test_clone says so); NULL, the test `what`
+ * skipped, where catch.bin is not built. */
+static const struct atari_game *load_catch_game(struct atari_rom *rom, const char *what)
+{
+	const struct atari_game *g;
+
+	if (load_catch(rom) < 0) {
+		test_skip("catch.bin not built", what);
+		return NULL;
+	}
+	g = atari_game_by_md5(rom->md5);
+	return g ? g : &atari_games[0];
+}
+
 /*
  * A batch's threads step its environments a few steps at a time, in
  * turns: each environment ends as one atari_env_run of all the steps from
@@ -348,13 +363,8 @@ static void test_batch_turns(void)
 	const struct atari_game *g;
 	int same = 1;
 
-	if (load_catch(&rom) < 0) {
-		test_skip("catch.bin not built", "batch: turns of steps equal one run per environment");
+	if (!(g = load_catch_game(&rom, "batch: turns of steps equal one run per environment")))
 		return;
-	}
-	g = atari_game_by_md5(rom.md5);
-	if (!g)
-		g = &atari_games[0];
 	cfg.obs = ATARI_OBS_GRAY;
 	cfg.resize = 1;
 	cfg.seed = 7;
@@ -391,14 +401,10 @@ static void test_clone(void)
 	const struct atari_game *g;
 	int same = 1;
 
-	if (load_catch(&rom) < 0) {
-		test_skip("catch.bin not built", "clone: a copied state continues identically");
+	if (!(g = load_catch_game(&rom, "clone: a copied state continues identically")))
 		return;
-	}
-	g = atari_game_by_md5(rom.md5);
-	TEST_OK(g && !strcmp(g->name, "catch"), "catch: the built ROM has the MD5 of the table");
-	if (!g)
-		g = &atari_games[0];
+	TEST_OK(atari_game_by_md5(rom.md5) && !strcmp(g->name, "catch"),
+		"catch: the built ROM has the MD5 of the table");
 	cfg.repeat_action_probability = 0;
 	atari_env_init(&a, &rom, g, &cfg, 0, fba);
 	for (int i = 0; i < 50; i++)
@@ -430,13 +436,8 @@ static void test_env(void)
 	const struct atari_game *g;
 	int frames, ok = 1;
 
-	if (load_catch(&rom) < 0) {
-		test_skip("catch.bin not built", "env: frame skip, frame cap, observations");
+	if (!(g = load_catch_game(&rom, "env: frame skip, frame cap, observations")))
 		return;
-	}
-	g = atari_game_by_md5(rom.md5);
-	if (!g)
-		g = &atari_games[0];
 	cfg.frameskip = 3;
 	cfg.max_frames = 30;
 	cfg.obs = ATARI_OBS_RGB;
