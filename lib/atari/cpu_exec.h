@@ -317,8 +317,6 @@ static HOSTDEV CPU_EXEC_ATTR int CPU_EXEC_NAME(CPU_EXEC_CTX *ctx, struct atari_c
 	uint8_t op = 0, t8, jammed = 0;
 #ifdef CPU_EXEC_STOP
 	int left = max;		/* instructions left to run */
-#else
-	int left = 1;
 #endif
 #ifdef CPU_EXEC_CTX_COPY
 	CPU_EXEC_CTX ctx_copy_ = *ctx_in_, *ctx = &ctx_copy_;
@@ -735,8 +733,8 @@ code_map_:
 out_:
 #else
 	}
-	left--;
 #ifdef CPU_EXEC_STOP
+	left--;
 	if (jammed || CPU_EXEC_STOP(ctx))
 		break;
 	}

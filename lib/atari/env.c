@@ -476,6 +476,7 @@ static HOSTDEV void channel_lut(int obs, int pal, int ch, uint8_t lut[256])
 #define AREA_K (ATARI_FB_LINES / 84 + 2)
 #define AREA_KX (ATARI_SCREEN_WIDTH / 84 + 2)
 typedef char area_kx_is_observe_resized_terms[AREA_KX == 3 ? 1 : -1];
+typedef char area_k_holds_weights4[AREA_K >= 4 ? 1 : -1];
 
 struct area_axis {
 	uint16_t first[84];	/* first input pixel */
@@ -577,6 +578,14 @@ static HOSTDEV const uint8_t *pooled_row(const uint8_t *cur, const uint8_t *prev
 }
 
 #if OBSERVE_SSE2
+/* The weights of output pixels o and o + 1 across, 4 each (past the 3 an
+ * output pixel has, the axis's weights are 0), as 16-bit lanes. */
+static __m128i weights4(const struct area_axis *ax, int o)
+{
+	return _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)ax->w[o]),
+				  _mm_loadl_epi64((const __m128i *)(const void *)ax->w[o + 1]));
+}
+
 /*
  * observe_resized with SSE2, where an output row's column sums fit in 15
  * bits (ay->span <= 128): the sums down the columns in 16-bit lanes, eight
@@ -590,18 +599,13 @@ static void observe_resized_sse2(const uint8_t *cur, const uint8_t *prev, const 
 				 int nch, uint8_t *out)
 {
 	uint8_t pooled[AREA_K][ATARI_SCREEN_WIDTH];
-	int16_t col[ATARI_SCREEN_WIDTH + 8] = { 0 }, wx[84][4];
+	int16_t col[ATARI_SCREEN_WIDTH + 8] = { 0 };
 	uint32_t den = ax->span * ay->span;
 	uint64_t inv = ((1ull << 40) + den - 1) / den;
 	const __m128d scale = _mm_set1_pd((double)inv * (1.0 / 1099511627776.0));
 	const __m128i half = _mm_set1_epi32((int)(den / 2)), zero = _mm_setzero_si128();
 	int have = -1;
 
-	for (int ox = 0; ox < 84; ox++) {
-		for (int k = 0; k < AREA_KX; k++)
-			wx[ox][k] = (int16_t)ax->w[ox][k];
-		wx[ox][3] = 0;
-	}
 	for (int oy = 0; oy < 84; oy++) {
 		for (int j = 0; j < ay->count[oy]; j++) {
 			const uint8_t *p = pooled_row(cur, prev, lut, pooled, ay->first[oy] + j, &have);
@@ -629,10 +633,8 @@ static void observe_resized_sse2(const uint8_t *cur, const uint8_t *prev, const 
 			__m128i v23 = _mm_unpacklo_epi64(
 				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[2])),
 				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[3])));
-			__m128 m01 = _mm_castsi128_ps(_mm_madd_epi16(
-				v01, _mm_loadu_si128((const __m128i *)(const void *)wx[ox])));
-			__m128 m23 = _mm_castsi128_ps(_mm_madd_epi16(
-				v23, _mm_loadu_si128((const __m128i *)(const void *)wx[ox + 2])));
+			__m128 m01 = _mm_castsi128_ps(_mm_madd_epi16(v01, weights4(ax, ox)));
+			__m128 m23 = _mm_castsi128_ps(_mm_madd_epi16(v23, weights4(ax, ox + 2)));
 			__m128i s = _mm_add_epi32(
 				_mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(m01, m23, 0x88)),
 					      _mm_castps_si128(_mm_shuffle_ps(m01, m23, 0xdd))), half);
@@ -667,6 +669,12 @@ static HOSTDEV void observe_resized(const uint8_t *cur, const uint8_t *prev, con
 				    const struct area_axis *ax, const struct area_axis *ay,
 				    int nch, uint8_t *out)
 {
+#if OBSERVE_SSE2
+	if (ay->span <= 128) {
+		observe_resized_sse2(cur, prev, lut, ax, ay, nch, out);
+		return;
+	}
+#endif
 	uint8_t pooled[AREA_K][ATARI_SCREEN_WIDTH];
 	/* Across a row an output pixel covers at most AREA_KX input pixels;
 	 * the weights past its count are 0, over the padding. */
@@ -675,12 +683,6 @@ static HOSTDEV void observe_resized(const uint8_t *cur, const uint8_t *prev, con
 	uint64_t inv = ((1ull << 40) + den - 1) / den;
 	int have = -1;
 
-#if OBSERVE_SSE2
-	if (ay->span <= 128) {
-		observe_resized_sse2(cur, prev, lut, ax, ay, nch, out);
-		return;
-	}
-#endif
 	for (int oy = 0; oy < 84; oy++) {
 		for (int i = 0; i < ATARI_SCREEN_WIDTH; i++)
 			col[i] = 0;

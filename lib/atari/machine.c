@@ -31,7 +31,7 @@
  * image, worked out again only when the cartridge was accessed otherwise
  * (a bank switch can only happen then).  Only the accesses the window and
  * `plain` do not cover go through the full address decoding
- * (bus_read_any, bus_write_any), out of line, given the counters by value.
+ * (bus_read_slow, bus_write_any), out of line, given the counters by value.
  *
  * On the host the window and RAM are also a table of 64-byte pages of the
  * 8K address space, so that an access that needs no decoding costs one
@@ -231,23 +231,6 @@ static HOSTDEV void bus_done(const struct bus *b)
 	m->last_read = b->last_read;
 }
 
-/* Any read, decoded in full, at `cycle` (already counted). */
-static HOSTDEV NOINLINE uint8_t bus_read_any(struct atari_machine *m, const struct atari_rom *rom,
-					     uint8_t *fb, uint16_t addr, uint64_t cycle,
-					     uint8_t data)
-{
-	uint16_t a = addr & 0x1fff;
-
-	if ((a & 0x1000) && m->cart.type == ATARI_CART_DPC)
-		return atari_cart_dpc_read(&m->cart, rom->data, addr, cycle);
-	if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F))
-		return atari_cart_read(&m->cart, rom->data, rom->size, addr);
-	if ((a & 0x1080) == 0x0080)
-		return (a & 0x0200) ? atari_riot_read(&m->riot, a, (uint32_t)cycle) :
-				      m->riot.ram[a & 0x7f];
-	return (uint8_t)((atari_tia_read(&m->tia, a, cycle, fb) & 0xc0) | (data & 0x3f));
-}
-
 /* A TIA write at `cycle`; returns the cycle count the CPU goes on from. */
 static HOSTDEV BUS_INLINE uint64_t tia_poke(struct atari_machine *m, uint8_t *fb, uint16_t a,
 					  uint8_t v, uint64_t cycle, uint8_t last_read)
@@ -314,24 +297,40 @@ static HOSTDEV BUS_INLINE uint8_t *bus_plain_store(const struct bus_map *b, uint
 #endif
 }
 
-/* A read bus_plain_byte does not cover, at `cycle` (already counted). */
+/* A read of the cartridge at `cycle` (bus_read_slow): above $1000 it may
+ * switch banks, and the window is worked out again where they changed. */
+static HOSTDEV NOINLINE uint8_t bus_read_cart(struct bus_map *b, uint16_t addr, uint64_t cycle)
+{
+	struct atari_cart *c = &b->m->cart;
+	uint8_t v;
+
+	if (!(addr & 0x1000))
+		return atari_cart_read(c, b->rom->data, b->rom->size, addr);
+	v = c->type == ATARI_CART_DPC ? atari_cart_dpc_read(c, b->rom->data, addr, cycle) :
+					atari_cart_read(c, b->rom->data, b->rom->size, addr);
+	bus_window(b);
+	return v;
+}
+
+/*
+ * A read bus_plain_byte does not cover, decoded in full, at `cycle`
+ * (already counted): the RIOT's ports and timer first, which decode the
+ * same on every cartridge (games poll the timer), then the cartridge's
+ * ranges (out of line), RAM and the TIA.
+ */
 static HOSTDEV NOINLINE uint8_t bus_read_slow(struct bus_map *b, uint16_t addr, uint64_t cycle,
 					      uint8_t data)
 {
-	uint8_t v;
+	struct atari_machine *m = b->m;
+	uint16_t a = addr & 0x1fff;
 
-	/* The RIOT's ports and timer, and with RAM and the TIA bypassing
-	 * the cartridge the TIA, first: as bus_read_any decodes them. */
-	if ((addr & 0x1280) == 0x0280)
-		return atari_riot_read(&b->m->riot, addr & 0x1fff, (uint32_t)cycle);
-	if (b->plain && !(addr & 0x1080))
-		return (uint8_t)((atari_tia_read(&b->m->tia, addr & 0x1fff, cycle, b->fb) & 0xc0) |
-				 (data & 0x3f));
-	v = bus_read_any(b->m, b->rom, b->fb, addr, cycle, data);
-
-	if (addr & 0x1000)
-		bus_window(b);
-	return v;
+	if ((a & 0x1280) == 0x0280)
+		return atari_riot_read(&m->riot, a, (uint32_t)cycle);
+	if ((a & 0x1000) || (a < 0x40 && m->cart.type == ATARI_CART_3F))
+		return bus_read_cart(b, addr, cycle);
+	if ((a & 0x1080) == 0x0080)
+		return m->riot.ram[a & 0x7f];
+	return (uint8_t)((atari_tia_read(&m->tia, a, cycle, b->fb) & 0xc0) | (data & 0x3f));
 }
 
 static HOSTDEV BUS_INLINE uint8_t bus_read(struct bus *b, uint16_t addr)

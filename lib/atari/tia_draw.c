@@ -580,13 +580,7 @@ static HOSTDEV DRAW_NOINLINE void draw_chunks(struct atari_tia *t, uint64_t cloc
 			if (fb) {
 				if (start + blanks > FB_SIZE)
 					blanks = start < FB_SIZE ? FB_SIZE - start : 0;
-				if (blanks == 8) {	/* the most common: HMOVE at the line's start */
-					uint64_t zero = 0;
-
-					memcpy(fb + start, &zero, 8);
-				} else {
-					memset(fb + start, 0, blanks);
-				}
+				memset(fb + start, 0, blanks);
 			}
 			if (n + from >= HBLANK + 8)
 				t->hmove_blank = 0;
