@@ -306,9 +306,15 @@ static HOSTDEV void reset_player(struct atari_tia *t, int which, unsigned hpos,
 	uint8_t *skip = which ? &t->p1_skip : &t->p0_skip;
 	int when = reset_when((which ? t->nusiz1 : t->nusiz0) & 7, *pos, newx);
 
-	/* Reset while a copy is drawn: the reference lets it finish. */
-	if (when == 1)
+	/* Reset while a copy is drawn: the reference lets it finish.  The
+	 * collisions of those pixels are latched before the player moves
+	 * (without a frame buffer they would wait for masks rebuilt at the
+	 * new position). */
+	if (when == 1) {
 		render(t, clock + 11, fb);
+		atari_tia_collide(t);
+		t->masks_stale |= TIA_P0 | TIA_P1;
+	}
 	*pos = (uint8_t)newx;
 	*skip = when != -1;
 }
