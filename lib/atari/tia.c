@@ -331,13 +331,16 @@ static HOSTDEV void reset_missile_to_player(unsigned nusiz,
 static HOSTDEV void hmove(struct atari_tia *t, unsigned hpos, uint64_t clock)
 {
 	unsigned x = hpos / 3;
-	struct hmove_clamp c = hmove_at(x);
 
 	if (t->hmove_blanks && (x <= 20 || x == 75))
 		t->hmove_blank = 1;
-	/* With every motion register 0 and no extra clocks, nothing moves:
-	 * most games write HMCLR after their positioning. */
-	if (c.add || c.lo > 0 || (t->hmp0 | t->hmp1 | t->hmm0 | t->hmm1 | t->hmbl)) {
+	/* With every motion register 0, nothing moves but where HMOVE clamps
+	 * the moves above 0 (cycles 13-20) or adds clocks (55-74): most games
+	 * write HMCLR after their positioning. */
+	if ((t->hmp0 | t->hmp1 | t->hmm0 | t->hmm1 | t->hmbl) ||
+	    (x >= 13 && x <= 20) || (x >= 55 && x <= 74)) {
+		struct hmove_clamp c = hmove_at(x);
+
 		t->posp0 = wrap160(t->posp0 + hmove_motion(c, t->hmp0));
 		t->posp1 = wrap160(t->posp1 + hmove_motion(c, t->hmp1));
 		t->posm0 = wrap160(t->posm0 + hmove_motion(c, t->hmm0));
@@ -365,7 +368,7 @@ static HOSTDEV unsigned stale_masks(unsigned addr)
 	case 0x13: case 0x1e: case 0x29: return TIA_M1;	/* RESM1 ENAM1 RESMP1 */
 	case 0x14: case 0x1f: case 0x27: return TIA_BL;	/* RESBL ENABL VDELBL */
 	case 0x1b: case 0x1c: return TIA_P0 | TIA_P1 | TIA_BL;	/* GRP0 GRP1 */
-	case 0x2a: return 0x3f;				/* HMOVE */
+	case 0x2a: return TIA_P0 | TIA_M0 | TIA_P1 | TIA_M1 | TIA_BL;	/* HMOVE */
 	default: return 0;
 	}
 }
@@ -441,6 +444,41 @@ static inline HOSTDEV void motion_written(struct atari_tia *t, unsigned addr, ui
 	}
 }
 
+/* COLUP0, COLUP1, COLUPF or COLUBK (`addr`) written with `value`. */
+static inline HOSTDEV void colour_written(struct atari_tia *t, unsigned addr, uint8_t value)
+{
+	uint8_t c = (uint8_t)((value & 0xfe) | t->colour_loss);
+
+	switch (addr) {
+	case 0x06: t->colup0 = c; break;
+	case 0x07: t->colup1 = c; break;
+	case 0x08: t->colupf = c; break;
+	default: t->colubk = c; break;
+	}
+}
+
+/*
+ * With no frame buffer, a write that changes colours only (COLUP0-COLUBK,
+ * CTRLPF's score and priority bits), before the frame's end: nothing
+ * looks at them then (collisions do not), so the picture is not brought
+ * up to it.  Returns 0, having done nothing, where the write changes more.
+ */
+static inline HOSTDEV int colours_written(struct atari_tia *t, unsigned addr, uint8_t value,
+					  uint64_t cycle)
+{
+	if (addr == 0x0a) {	/* CTRLPF: the reflection and the ball's size stay */
+		if (((value ^ t->ctrlpf) & 0x31) || (value & 0x01) != t->pf_reflect)
+			return 0;
+		t->ctrlpf = value;
+	} else if (addr >= 0x06 && addr <= 0x09) {
+		colour_written(t, addr, value);
+	} else {
+		return 0;
+	}
+	atari_tia_seen(t, cycle);
+	return 1;
+}
+
 /* Any write (atari_tia_write_any), in full. */
 static HOSTDEV WRITE_NOINLINE void write_reg(struct atari_tia *t, uint16_t addr, uint8_t value,
 				       uint64_t cycle, uint8_t *fb)
@@ -492,10 +530,9 @@ static HOSTDEV WRITE_NOINLINE void write_reg(struct atari_tia *t, uint16_t addr,
 		t->nusiz1 = value;
 		t->p1_skip = 0;
 		break;
-	case 0x06: t->colup0 = (uint8_t)((value & 0xfe) | t->colour_loss); break;
-	case 0x07: t->colup1 = (uint8_t)((value & 0xfe) | t->colour_loss); break;
-	case 0x08: t->colupf = (uint8_t)((value & 0xfe) | t->colour_loss); break;
-	case 0x09: t->colubk = (uint8_t)((value & 0xfe) | t->colour_loss); break;
+	case 0x06: case 0x07: case 0x08: case 0x09:
+		colour_written(t, addr, value);
+		break;
 	case 0x0a:		/* CTRLPF */
 		t->ctrlpf = value;
 		if (atari_tia_line_clock(t, clock) < HBLANK + 79)
@@ -690,8 +727,11 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 	unsigned a = addr & 0x3f;
 
 	/* PF0-2, GRP0, GRP1, HMP0, HMP1, HMM1, HMBL, HMOVE and HMCLR. */
-	if (!((0xc1b1800e000ull >> a) & 1) || atari_tia_past_frame(t, 3 * cycle)) {
+	if (atari_tia_past_frame(t, 3 * cycle)) {
 		write_reg(t, addr, value, cycle, fb);
+	} else if (!((0xc1b1800e000ull >> a) & 1)) {
+		if (fb || !colours_written(t, a, value, cycle))
+			write_reg(t, addr, value, cycle, fb);
 	} else if (a == 0x1b) {
 		write_grp0(t, value, cycle, fb);
 	} else if (a == 0x1c) {
