@@ -719,17 +719,18 @@ static HOSTDEV WRITE_NOINLINE void write_hmove(struct atari_tia *t, uint64_t cyc
  * A write that is not a no-op.  Before the frame's end, the most frequent
  * registers take shorter ways than write_reg: the motion registers but
  * HMM0 and HMCLR change nothing drawn nor any mask, the playfield's,
- * GRP0, GRP1 and HMOVE have functions of their own.
+ * GRP0, GRP1 and HMOVE have functions of their own, and with no frame
+ * buffer the colours skip the drawing (colours_written).
  */
 HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
 				 uint64_t cycle, uint8_t *fb)
 {
 	unsigned a = addr & 0x3f;
 
-	/* PF0-2, GRP0, GRP1, HMP0, HMP1, HMM1, HMBL, HMOVE and HMCLR. */
 	if (atari_tia_past_frame(t, 3 * cycle)) {
 		write_reg(t, addr, value, cycle, fb);
 	} else if (!((0xc1b1800e000ull >> a) & 1)) {
+		/* Not PF0-2, GRP0, GRP1, HMP0, HMP1, HMM1, HMBL, HMOVE nor HMCLR. */
 		if (fb || !colours_written(t, a, value, cycle))
 			write_reg(t, addr, value, cycle, fb);
 	} else if (a == 0x1b) {
