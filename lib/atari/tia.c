@@ -458,21 +458,54 @@ static inline HOSTDEV void colour_written(struct atari_tia *t, unsigned addr, ui
 }
 
 /*
- * With no frame buffer, a write that changes colours only (COLUP0-COLUBK,
- * CTRLPF's score and priority bits), before the frame's end: nothing
- * looks at them then (collisions do not), so the picture is not brought
- * up to it.  Returns 0, having done nothing, where the write changes more.
+ * A write before the frame's end that changes nothing drawn: a vertical
+ * delay or a reflection that leaves what its object shows as it is
+ * (VDELP0, VDELP1, VDELBL, REFP0, REFP1), and with no frame buffer, a
+ * colour (COLUP0-COLUBK, or CTRLPF's score and priority bits alone; the
+ * collisions do not look at them).  It sets the register without
+ * bringing the picture up to it.  Returns 0, having done nothing, where
+ * the write changes more.
  */
-static inline HOSTDEV int colours_written(struct atari_tia *t, unsigned addr, uint8_t value,
-					  uint64_t cycle)
+static inline HOSTDEV int unseen_written(struct atari_tia *t, unsigned addr, uint8_t value,
+					 uint64_t cycle, const uint8_t *fb)
 {
-	if (addr == 0x0a) {	/* CTRLPF: the reflection and the ball's size stay */
-		if (((value ^ t->ctrlpf) & 0x31) || (value & 0x01) != t->pf_reflect)
+	switch (addr) {
+	case 0x06: case 0x07: case 0x08: case 0x09:	/* COLUP0-COLUBK */
+		if (fb)
+			return 0;
+		colour_written(t, addr, value);
+		break;
+	case 0x0a:		/* CTRLPF: the reflection and the ball's size stay */
+		if (fb || ((value ^ t->ctrlpf) & 0x31) || (value & 0x01) != t->pf_reflect)
 			return 0;
 		t->ctrlpf = value;
-	} else if (addr >= 0x06 && addr <= 0x09) {
-		colour_written(t, addr, value);
-	} else {
+		break;
+	case 0x0b:		/* REFP0 */
+		if (reverse8(t->cur_grp0) != t->cur_grp0)
+			return 0;
+		t->refp0 = (value & 0x08) != 0;
+		break;
+	case 0x0c:		/* REFP1 */
+		if (reverse8(t->cur_grp1) != t->cur_grp1)
+			return 0;
+		t->refp1 = (value & 0x08) != 0;
+		break;
+	case 0x25:		/* VDELP0 */
+		if (shown(value & 0x01 ? t->dgrp0 : t->grp0, t->refp0) != t->cur_grp0)
+			return 0;
+		t->vdelp0 = value & 0x01;
+		break;
+	case 0x26:		/* VDELP1 */
+		if (shown(value & 0x01 ? t->dgrp1 : t->grp1, t->refp1) != t->cur_grp1)
+			return 0;
+		t->vdelp1 = value & 0x01;
+		break;
+	case 0x27:		/* VDELBL */
+		if (!(value & 0x01 ? t->denabl : t->enabl) != !(t->vdelbl ? t->denabl : t->enabl))
+			return 0;
+		t->vdelbl = value & 0x01;
+		break;
+	default:
 		return 0;
 	}
 	atari_tia_seen(t, cycle);
@@ -719,8 +752,8 @@ static HOSTDEV WRITE_NOINLINE void write_hmove(struct atari_tia *t, uint64_t cyc
  * A write that is not a no-op.  Before the frame's end, the most frequent
  * registers take shorter ways than write_reg: the motion registers but
  * HMM0 and HMCLR change nothing drawn nor any mask, the playfield's,
- * GRP0, GRP1 and HMOVE have functions of their own, and with no frame
- * buffer the colours skip the drawing (colours_written).
+ * GRP0, GRP1 and HMOVE have functions of their own, and the writes
+ * that change nothing drawn skip the drawing (unseen_written).
  */
 HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
 				 uint64_t cycle, uint8_t *fb)
@@ -731,7 +764,7 @@ HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t val
 		write_reg(t, addr, value, cycle, fb);
 	} else if (!((0xc1b1800e000ull >> a) & 1)) {
 		/* Not PF0-2, GRP0, GRP1, HMP0, HMP1, HMM1, HMBL, HMOVE nor HMCLR. */
-		if (fb || !colours_written(t, a, value, cycle))
+		if (!unseen_written(t, a, value, cycle, fb))
 			write_reg(t, addr, value, cycle, fb);
 	} else if (a == 0x1b) {
 		write_grp0(t, value, cycle, fb);
