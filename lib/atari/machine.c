@@ -456,7 +456,7 @@ static HOSTDEV BUS_INLINE void bus_write(struct bus *b, uint16_t addr, uint8_t v
  * A store to the zero page or the stack (CPU_WRITE_ZP), below $200: the
  * RAM without the page table, and where it writes a TIA register, the
  * register write (tia_poke) without the calls that get there, so that a
- * write that changes nothing (atari_tia_write_noop) makes none.
+ * write that changes nothing (atari_tia_write_way) makes none.
  */
 static HOSTDEV BUS_INLINE void bus_write_zp(struct bus *b, uint16_t addr, uint8_t v)
 {

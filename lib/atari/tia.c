@@ -12,13 +12,6 @@
  * WSYNC, RSYNC, audio (15-1A), HMxx (20-24), HMCLR and the unused 2D-3F. */
 #define WRITES_UNSEEN 0xffffe81f07e0000cull
 
-/* The ways a write takes (atari_tia_write_any) stay apart on the host. */
-#ifdef __CUDA_ARCH__
-#define WRITE_NOINLINE
-#else
-#define WRITE_NOINLINE __attribute__((noinline))
-#endif
-
 /* Where a player reset lands relative to the copies at the old position:
  * -1 in a copy's 4-pixel start delay, 1 while a copy is drawn, else 0. */
 static HOSTDEV int reset_when(unsigned mode, unsigned oldx, unsigned newx)
@@ -398,7 +391,7 @@ static inline HOSTDEV struct players_shown graphics_shown(const struct atari_tia
  * after it and the ball's delayed enable stays (with VDELPx or REFPx a
  * changed register can leave them).  *s: what the players show after it.
  * A write that changes no register at all does not come here
- * (atari_tia_write_noop).
+ * (atari_tia_write_way).
  */
 static inline HOSTDEV unsigned graphics_stale(const struct atari_tia *t, unsigned addr,
 					      uint8_t value, struct players_shown *s)
@@ -429,19 +422,6 @@ static inline HOSTDEV void graphics_written(struct atari_tia *t, unsigned addr, 
 			       (s.p0 ? TIA_P0 : 0) | (s.p1 ? TIA_P1 : 0));
 	if (addr == 0x1c)
 		update_enabled(t);
-}
-
-/* HMP0, HMP1, HMM1, HMBL or HMCLR (`addr`) written with `value`: they
- * change nothing drawn nor any mask. */
-static inline HOSTDEV void motion_written(struct atari_tia *t, unsigned addr, uint8_t value)
-{
-	switch (addr) {
-	case 0x20: t->hmp0 = value >> 4; break;
-	case 0x21: t->hmp1 = value >> 4; break;
-	case 0x23: t->hmm1 = value >> 4; break;
-	case 0x24: t->hmbl = value >> 4; break;
-	default: t->hmp0 = t->hmp1 = t->hmm0 = t->hmm1 = t->hmbl = 0; break;	/* HMCLR */
-	}
 }
 
 /* COLUP0, COLUP1, COLUPF or COLUBK (`addr`) written with `value`. */
@@ -512,8 +492,8 @@ static inline HOSTDEV int unseen_written(struct atari_tia *t, unsigned addr, uin
 	return 1;
 }
 
-/* Any write (atari_tia_write_any), in full. */
-static HOSTDEV WRITE_NOINLINE void write_reg(struct atari_tia *t, uint16_t addr, uint8_t value,
+/* Any write, in full (atari_tia_write_reg). */
+static HOSTDEV void write_reg(struct atari_tia *t, uint16_t addr, uint8_t value,
 				       uint64_t cycle, uint8_t *fb)
 {
 	uint64_t clock = 3 * cycle;
@@ -648,7 +628,7 @@ static HOSTDEV WRITE_NOINLINE void write_reg(struct atari_tia *t, uint16_t addr,
 		t->hmm0 = value >> 4;
 		break;
 	case 0x20: case 0x21: case 0x23: case 0x24: case 0x2b:
-		motion_written(t, addr, value);
+		atari_tia_motion_written(t, addr, value);
 		break;
 	case 0x25:		/* VDELP0 */
 		t->vdelp0 = value & 0x01;
@@ -692,7 +672,7 @@ static HOSTDEV WRITE_NOINLINE void write_reg(struct atari_tia *t, uint16_t addr,
 }
 
 /* GRP0 or GRP1 (`addr`), before the frame's end: write_reg's steps for
- * them, without its switches; write_grp0 and write_grp1 make one each. */
+ * them, without its switches; atari_tia_write_grp0 and atari_tia_write_grp1 make one each. */
 static ATARI_TIA_INLINE HOSTDEV void write_graphics(struct atari_tia *t, unsigned addr,
 						    uint8_t value, uint64_t cycle, uint8_t *fb)
 {
@@ -709,22 +689,20 @@ static ATARI_TIA_INLINE HOSTDEV void write_graphics(struct atari_tia *t, unsigne
 	graphics_written(t, addr, value, players);
 }
 
-static HOSTDEV WRITE_NOINLINE void write_grp0(struct atari_tia *t, uint8_t value, uint64_t cycle,
-					      uint8_t *fb)
+HOSTDEV void atari_tia_write_grp0(struct atari_tia *t, uint8_t value, uint64_t cycle, uint8_t *fb)
 {
 	write_graphics(t, 0x1b, value, cycle, fb);
 }
 
-static HOSTDEV WRITE_NOINLINE void write_grp1(struct atari_tia *t, uint8_t value, uint64_t cycle,
-					      uint8_t *fb)
+HOSTDEV void atari_tia_write_grp1(struct atari_tia *t, uint8_t value, uint64_t cycle, uint8_t *fb)
 {
 	write_graphics(t, 0x1c, value, cycle, fb);
 }
 
 /* PF0, PF1 or PF2 (`addr`), before the frame's end: write_reg's steps
  * for them. */
-static HOSTDEV WRITE_NOINLINE void write_pf(struct atari_tia *t, unsigned addr, uint8_t value,
-					    uint64_t cycle, uint8_t *fb)
+HOSTDEV void atari_tia_write_pf(struct atari_tia *t, unsigned addr, uint8_t value,
+				uint64_t cycle, uint8_t *fb)
 {
 	uint64_t clock = 3 * cycle;
 
@@ -737,7 +715,7 @@ static HOSTDEV WRITE_NOINLINE void write_pf(struct atari_tia *t, unsigned addr, 
 }
 
 /* HMOVE, before the frame's end: write_reg's steps for it. */
-static HOSTDEV WRITE_NOINLINE void write_hmove(struct atari_tia *t, uint64_t cycle, uint8_t *fb)
+HOSTDEV void atari_tia_write_hmove(struct atari_tia *t, uint64_t cycle, uint8_t *fb)
 {
 	uint64_t clock = 3 * cycle;
 
@@ -748,36 +726,13 @@ static HOSTDEV WRITE_NOINLINE void write_hmove(struct atari_tia *t, uint64_t cyc
 	hmove(t, atari_tia_line_clock(t, clock), clock);
 }
 
-/*
- * A write that is not a no-op.  Before the frame's end, the most frequent
- * registers take shorter ways than write_reg: the motion registers but
- * HMM0 and HMCLR change nothing drawn nor any mask, the playfield's,
- * GRP0, GRP1 and HMOVE have functions of their own, and the writes
- * that change nothing drawn skip the drawing (unseen_written).
- */
-HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
+/* Any write; before the frame's end, those that change nothing drawn
+ * skip the drawing (unseen_written). */
+HOSTDEV void atari_tia_write_reg(struct atari_tia *t, uint16_t addr, uint8_t value,
 				 uint64_t cycle, uint8_t *fb)
 {
-	unsigned a = addr & 0x3f;
-
-	if (atari_tia_past_frame(t, 3 * cycle)) {
+	if (atari_tia_past_frame(t, 3 * cycle) || !unseen_written(t, addr & 0x3f, value, cycle, fb))
 		write_reg(t, addr, value, cycle, fb);
-	} else if (!((0xc1b1800e000ull >> a) & 1)) {
-		/* Not PF0-2, GRP0, GRP1, HMP0, HMP1, HMM1, HMBL, HMOVE nor HMCLR. */
-		if (!unseen_written(t, a, value, cycle, fb))
-			write_reg(t, addr, value, cycle, fb);
-	} else if (a == 0x1b) {
-		write_grp0(t, value, cycle, fb);
-	} else if (a == 0x1c) {
-		write_grp1(t, value, cycle, fb);
-	} else if (a == 0x2a) {
-		write_hmove(t, cycle, fb);
-	} else if (a <= 0x0f) {
-		write_pf(t, a, value, cycle, fb);
-	} else {
-		atari_tia_seen(t, cycle);
-		motion_written(t, a, value);
-	}
 }
 
 HOSTDEV void atari_tia_grey_out(struct atari_tia *t, uint64_t cycle, uint8_t *fb)
@@ -833,6 +788,5 @@ HOSTDEV void atari_tia_set_paddle(struct atari_tia *t, int pot, float resistance
 }
 
 #undef WRITES_UNSEEN
-#undef WRITE_NOINLINE
 #define TIA_INT_UNDEF
 #include "atari/tia_int.h"

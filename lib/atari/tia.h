@@ -232,70 +232,125 @@ static ATARI_TIA_INLINE HOSTDEV uint32_t atari_tia_pf_written(uint32_t pf, unsig
 }
 
 /*
- * Writing `value` to register `addr` (0-$3F) at `cycle` leaves every
- * register as it was and ends no frame: it needs no drawing, since the
- * picture before and after it comes from the same registers.  Games write
- * most bytes again on every line (the playfield, the graphics, the enable
- * bits), most often unchanged, and WSYNC (the bus halts the CPU), RSYNC,
- * the audio registers and $2D-$3F hold nothing here.
+ * The ways a register write takes (atari_tia_write_way).  A write that
+ * leaves every register as it was and ends no frame needs no drawing,
+ * since the picture before and after it comes from the same registers:
+ * games write most bytes again on every line (the playfield, the
+ * graphics, the enable bits), most often unchanged, and WSYNC (the bus
+ * halts the CPU), RSYNC, the audio registers and $2D-$3F hold nothing
+ * here.  Of the others, before the frame's end, the most frequent take
+ * shorter ways than atari_tia_write_reg: the motion registers but HMM0,
+ * and HMCLR, change nothing drawn nor any mask; the playfield's, GRP0,
+ * GRP1 and HMOVE have functions of their own.
  */
-static ATARI_TIA_INLINE HOSTDEV int atari_tia_write_noop(const struct atari_tia *t, unsigned addr,
-							 uint8_t value, uint64_t cycle)
-{
-	int same;
+enum atari_tia_way {
+	ATARI_TIA_SAME,		/* changes nothing */
+	ATARI_TIA_REG,		/* atari_tia_write_reg */
+	ATARI_TIA_PF,		/* atari_tia_write_pf */
+	ATARI_TIA_GRP0,		/* atari_tia_write_grp0 */
+	ATARI_TIA_GRP1,		/* atari_tia_write_grp1 */
+	ATARI_TIA_HMOVE,	/* atari_tia_write_hmove */
+	ATARI_TIA_MOTION,	/* atari_tia_motion_written */
+};
 
+/* The way writing `value` to register `addr` (0-$3F) at `cycle` takes. */
+static ATARI_TIA_INLINE HOSTDEV enum atari_tia_way atari_tia_write_way(const struct atari_tia *t,
+									unsigned addr, uint8_t value,
+									uint64_t cycle)
+{
+	enum atari_tia_way reg = ATARI_TIA_REG, same = ATARI_TIA_SAME;
+
+	/* A write after the frame's last scan line ends the frame. */
+	if (atari_tia_past_frame(t, 3 * cycle))
+		return reg;
 	switch (addr) {
 	case 0x02: case 0x03: case 0x15: case 0x16: case 0x17: case 0x18:
 	case 0x19: case 0x1a:
-		same = 1;
-		break;
-	case 0x01: same = value == t->vblank; break;
-	case 0x06: same = ((value & 0xfe) | t->colour_loss) == t->colup0; break;
-	case 0x07: same = ((value & 0xfe) | t->colour_loss) == t->colup1; break;
-	case 0x08: same = ((value & 0xfe) | t->colour_loss) == t->colupf; break;
-	case 0x09: same = ((value & 0xfe) | t->colour_loss) == t->colubk; break;
-	case 0x0a: same = value == t->ctrlpf && (value & 0x01) == t->pf_reflect; break;
-	case 0x0b: same = !(value & 0x08) == !t->refp0; break;
-	case 0x0c: same = !(value & 0x08) == !t->refp1; break;
+		return same;
+	case 0x01: return value == t->vblank ? same : reg;
+	case 0x06: return ((value & 0xfe) | t->colour_loss) == t->colup0 ? same : reg;
+	case 0x07: return ((value & 0xfe) | t->colour_loss) == t->colup1 ? same : reg;
+	case 0x08: return ((value & 0xfe) | t->colour_loss) == t->colupf ? same : reg;
+	case 0x09: return ((value & 0xfe) | t->colour_loss) == t->colubk ? same : reg;
+	case 0x0a: return value == t->ctrlpf && (value & 0x01) == t->pf_reflect ? same : reg;
+	case 0x0b: return !(value & 0x08) == !t->refp0 ? same : reg;
+	case 0x0c: return !(value & 0x08) == !t->refp1 ? same : reg;
 	case 0x0d: case 0x0e: case 0x0f:
-		same = atari_tia_pf_written(t->pf, addr, value) == t->pf;
-		break;
-	case 0x1b: same = value == t->grp0 && t->dgrp1 == t->grp1; break;
+		return atari_tia_pf_written(t->pf, addr, value) == t->pf ? same : ATARI_TIA_PF;
+	case 0x1b: return value == t->grp0 && t->dgrp1 == t->grp1 ? same : ATARI_TIA_GRP0;
 	case 0x1c:
-		same = value == t->grp1 && t->dgrp0 == t->grp0 && t->denabl == t->enabl;
-		break;
-	case 0x1d: same = (value & 0x02) == t->enam0; break;
-	case 0x1e: same = (value & 0x02) == t->enam1; break;
-	case 0x1f: same = (value & 0x02) == t->enabl; break;
-	case 0x20: same = value >> 4 == t->hmp0; break;
-	case 0x21: same = value >> 4 == t->hmp1; break;
-	case 0x22: same = value >> 4 == t->hmm0; break;
-	case 0x23: same = value >> 4 == t->hmm1; break;
-	case 0x24: same = value >> 4 == t->hmbl; break;
-	case 0x25: same = (value & 0x01) == t->vdelp0; break;
-	case 0x26: same = (value & 0x01) == t->vdelp1; break;
-	case 0x27: same = (value & 0x01) == t->vdelbl; break;
-	case 0x28: same = (value & 0x02) == t->resmp0; break;
-	case 0x29: same = (value & 0x02) == t->resmp1; break;
-	default: same = addr >= 0x2d; break;
+		return value == t->grp1 && t->dgrp0 == t->grp0 && t->denabl == t->enabl ?
+		       same : ATARI_TIA_GRP1;
+	case 0x1d: return (value & 0x02) == t->enam0 ? same : reg;
+	case 0x1e: return (value & 0x02) == t->enam1 ? same : reg;
+	case 0x1f: return (value & 0x02) == t->enabl ? same : reg;
+	case 0x20: case 0x21: case 0x23: case 0x24: case 0x2b:
+		return ATARI_TIA_MOTION;
+	case 0x22: return value >> 4 == t->hmm0 ? same : reg;
+	case 0x25: return (value & 0x01) == t->vdelp0 ? same : reg;
+	case 0x26: return (value & 0x01) == t->vdelp1 ? same : reg;
+	case 0x27: return (value & 0x01) == t->vdelbl ? same : reg;
+	case 0x28: return (value & 0x02) == t->resmp0 ? same : reg;
+	case 0x29: return (value & 0x02) == t->resmp1 ? same : reg;
+	case 0x2a: return ATARI_TIA_HMOVE;
+	default: return addr >= 0x2d ? same : reg;
 	}
-	/* A write after the frame's last scan line ends the frame. */
-	return same && !atari_tia_past_frame(t, 3 * cycle);
 }
 
-/* Register write (address bits 0-5 select the register) at `cycle`;
- * atari_tia_write_any does what a write that is not a no-op does. */
-HOSTDEV void atari_tia_write_any(struct atari_tia *t, uint16_t addr, uint8_t value,
+/* The ways out of line (tia.c): any write in full, and before the
+ * frame's end, PF0-2 (`addr`), GRP0, GRP1 and HMOVE. */
+HOSTDEV void atari_tia_write_reg(struct atari_tia *t, uint16_t addr, uint8_t value,
 				 uint64_t cycle, uint8_t *fb);
+HOSTDEV void atari_tia_write_pf(struct atari_tia *t, unsigned addr, uint8_t value,
+				uint64_t cycle, uint8_t *fb);
+HOSTDEV void atari_tia_write_grp0(struct atari_tia *t, uint8_t value, uint64_t cycle, uint8_t *fb);
+HOSTDEV void atari_tia_write_grp1(struct atari_tia *t, uint8_t value, uint64_t cycle, uint8_t *fb);
+HOSTDEV void atari_tia_write_hmove(struct atari_tia *t, uint64_t cycle, uint8_t *fb);
 
+/* HMP0, HMP1, HMM1, HMBL or HMCLR (`addr`) written with `value`. */
+static ATARI_TIA_INLINE HOSTDEV void atari_tia_motion_written(struct atari_tia *t, unsigned addr,
+							      uint8_t value)
+{
+	switch (addr) {
+	case 0x20: t->hmp0 = value >> 4; break;
+	case 0x21: t->hmp1 = value >> 4; break;
+	case 0x23: t->hmm1 = value >> 4; break;
+	case 0x24: t->hmbl = value >> 4; break;
+	default: t->hmp0 = t->hmp1 = t->hmm0 = t->hmm1 = t->hmbl = 0; break;	/* HMCLR */
+	}
+}
+
+/* Register write (address bits 0-5 select the register) at `cycle`. */
 static ATARI_TIA_INLINE HOSTDEV void atari_tia_write(struct atari_tia *t, uint16_t addr,
 						     uint8_t value, uint64_t cycle, uint8_t *fb)
 {
-	if (!atari_tia_write_noop(t, addr & 0x3f, value, cycle))
-		atari_tia_write_any(t, addr, value, cycle, fb);
-	else
+	unsigned a = addr & 0x3f;
+
+	switch (atari_tia_write_way(t, a, value, cycle)) {
+	case ATARI_TIA_SAME:
 		atari_tia_seen(t, cycle);
-	t->last_access = (uint8_t)(addr & 0x3f);
+		break;
+	case ATARI_TIA_PF:
+		atari_tia_write_pf(t, a, value, cycle, fb);
+		break;
+	case ATARI_TIA_GRP0:
+		atari_tia_write_grp0(t, value, cycle, fb);
+		break;
+	case ATARI_TIA_GRP1:
+		atari_tia_write_grp1(t, value, cycle, fb);
+		break;
+	case ATARI_TIA_HMOVE:
+		atari_tia_write_hmove(t, cycle, fb);
+		break;
+	case ATARI_TIA_MOTION:
+		atari_tia_seen(t, cycle);
+		atari_tia_motion_written(t, a, value);
+		break;
+	default:
+		atari_tia_write_reg(t, addr, value, cycle, fb);
+		break;
+	}
+	t->last_access = (uint8_t)a;
 }
 
 /*
