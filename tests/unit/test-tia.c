@@ -583,14 +583,17 @@ static void test_inputs(void)
 }
 
 /* The same writes with and without a frame buffer give the same state,
- * once the collisions of the pixels not drawn are latched: a frame of
- * random writes from each of several seeds. */
+ * once the collisions of the pixels not drawn are latched, and the
+ * collision registers read the same in between: a frame of random
+ * writes and reads from each of several seeds. */
 static void test_no_fb_same_state(void)
 {
 	static struct atari_tia with, without;
-	int differ = 0, collided = 0;
+	int differ = 0, collided = 0, reads_differ = 0;
 
 	for (uint32_t run = 0; run < 256; run++) {
+		uint32_t reads[2] = { 0, 0 };
+
 		for (int pass = 0; pass < 2; pass++) {
 			uint32_t seed = 12345 + run * 7919;
 
@@ -598,11 +601,15 @@ static void test_no_fb_same_state(void)
 			atari_tia_reset(&tia);
 			for (uint64_t c = 1; c < 76 * 262 * 3; c += 1 + (seed >> 29)) {
 				seed = seed * 1103515245u + 12345u;
-				unsigned reg = (seed >> 8) % 0x2d;
+				unsigned reg = (seed >> 8) % (0x2d + 8);
 
 				if (reg == VSYNC && ((seed >> 20) & 7))
 					continue;
-				atari_tia_write(&tia, (uint16_t)reg, (uint8_t)(seed >> 16), c, fbp);
+				if (reg >= 0x2d)	/* CXM0P-CXPPMM */
+					reads[pass] = reads[pass] * 31 +
+						      atari_tia_read(&tia, (uint16_t)(reg - 0x2d), c, fbp);
+				else
+					atari_tia_write(&tia, (uint16_t)reg, (uint8_t)(seed >> 16), c, fbp);
 			}
 			atari_tia_sync(&tia, 76 * 262 * 3 + 100, fbp);
 			/* Latch what waits, as the machine does after each frame. */
@@ -611,11 +618,14 @@ static void test_no_fb_same_state(void)
 		}
 		collided += with.collision != 0;
 		differ += memcmp(&with, &without, sizeof(with)) != 0;
+		reads_differ += reads[0] != reads[1];
 	}
 	fbp = fb;
 	/* The same state includes the same collisions; there must be some. */
 	TEST_OK(collided >= 64, "fb NULL: the traffic makes collisions (%d runs of 256)", collided);
 	TEST_OK(differ == 0, "fb NULL: same state (%d runs of 256 differ)", differ);
+	TEST_OK(reads_differ == 0, "fb NULL: the collision registers read the same (%d runs of 256 differ)",
+		reads_differ);
 }
 
 /* Random register traffic with every display window shape: the TIA stays
