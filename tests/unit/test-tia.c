@@ -589,6 +589,7 @@ static void test_inputs(void)
 static void test_no_fb_same_state(void)
 {
 	static struct atari_tia with, without;
+	static const int windows[][2] = { {34, 210}, {0, 320}, {40, 210}, {300, 20} };
 	int differ = 0, collided = 0, reads_differ = 0;
 
 	for (uint32_t run = 0; run < 256; run++) {
@@ -598,7 +599,10 @@ static void test_no_fb_same_state(void)
 			uint32_t seed = 12345 + run * 7919;
 
 			fbp = pass ? NULL : fb;
+			memset(&tia, 0, sizeof(tia));
 			atari_tia_reset(&tia);
+			atari_tia_set_format(&tia, (int)(run & 1));
+			atari_tia_configure(&tia, windows[run % 4][0], windows[run % 4][1], (int)(run >> 2) & 1);
 			for (uint64_t c = 1; c < 76 * 262 * 3; c += 1 + (seed >> 29)) {
 				seed = seed * 1103515245u + 12345u;
 				unsigned reg = (seed >> 8) % (0x2d + 8);
