@@ -493,8 +493,8 @@ static inline HOSTDEV int unseen_written(struct atari_tia *t, unsigned addr, uin
 }
 
 /* Any write, in full (atari_tia_write_reg). */
-static HOSTDEV void write_reg(struct atari_tia *t, uint16_t addr, uint8_t value,
-				       uint64_t cycle, uint8_t *fb)
+static HOSTDEV void write_reg(struct atari_tia *t, uint16_t addr, uint8_t value, uint64_t cycle,
+			      uint8_t *fb)
 {
 	uint64_t clock = 3 * cycle;
 	unsigned stale;
@@ -672,7 +672,8 @@ static HOSTDEV void write_reg(struct atari_tia *t, uint16_t addr, uint8_t value,
 }
 
 /* GRP0 or GRP1 (`addr`), before the frame's end: write_reg's steps for
- * them, without its switches; atari_tia_write_grp0 and atari_tia_write_grp1 make one each. */
+ * them, without its switches; atari_tia_write_grp0 and
+ * atari_tia_write_grp1 make one each. */
 static ATARI_TIA_INLINE HOSTDEV void write_graphics(struct atari_tia *t, unsigned addr,
 						    uint8_t value, uint64_t cycle, uint8_t *fb)
 {

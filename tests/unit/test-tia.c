@@ -628,8 +628,8 @@ static void test_no_fb_same_state(void)
 	/* The same state includes the same collisions; there must be some. */
 	TEST_OK(collided >= 64, "fb NULL: the traffic makes collisions (%d runs of 256)", collided);
 	TEST_OK(differ == 0, "fb NULL: same state (%d runs of 256 differ)", differ);
-	TEST_OK(reads_differ == 0, "fb NULL: the collision registers read the same (%d runs of 256 differ)",
-		reads_differ);
+	TEST_OK(reads_differ == 0,
+		"fb NULL: the collision registers read the same (%d runs of 256 differ)", reads_differ);
 }
 
 /* Random register traffic with every display window shape: the TIA stays
