@@ -62,6 +62,13 @@ static HOSTDEV struct hmove_clamp hmove_at(unsigned x)
 	return c;
 }
 
+/* Cycles x where hmove_at may move an object whose motion nibble is 0:
+ * where it clamps from above 0 (13-20) or adds clocks (55-74). */
+static HOSTDEV int hmove_moves_still(unsigned x)
+{
+	return (x >= 13 && x <= 20) || (x >= 55 && x <= 74);
+}
+
 static HOSTDEV int hmove_motion(struct hmove_clamp c, unsigned n)
 {
 	int v = 8 - (int)(n ^ 8) + c.add;
@@ -327,11 +334,9 @@ static HOSTDEV void hmove(struct atari_tia *t, unsigned hpos, uint64_t clock)
 
 	if (t->hmove_blanks && (x <= 20 || x == 75))
 		t->hmove_blank = 1;
-	/* With every motion register 0, nothing moves but where HMOVE clamps
-	 * the moves above 0 (cycles 13-20) or adds clocks (55-74): most games
-	 * write HMCLR after their positioning. */
-	if ((t->hmp0 | t->hmp1 | t->hmm0 | t->hmm1 | t->hmbl) ||
-	    (x >= 13 && x <= 20) || (x >= 55 && x <= 74)) {
+	/* With every motion register 0, nothing moves but where HMOVE itself
+	 * moves objects: most games write HMCLR after their positioning. */
+	if ((t->hmp0 | t->hmp1 | t->hmm0 | t->hmm1 | t->hmbl) || hmove_moves_still(x)) {
 		struct hmove_clamp c = hmove_at(x);
 
 		t->posp0 = wrap160(t->posp0 + hmove_motion(c, t->hmp0));
