@@ -112,7 +112,9 @@ ifneq ($(SANITIZE),)
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread $(WARNINGS) $(SAN_FLAGS) \
+# -ffp-contract=off: float products and sums are rounded each on its own,
+# never fused (the 84x84 resize must equal OpenCV's, whatever -march says).
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -ffp-contract=off $(WARNINGS) $(SAN_FLAGS) \
 	-Ilib $(JANSSON_CFLAGS) -DRLKIT_VERSION='"$(VERSION)"' $(CFLAGS)
 ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 BASE_LIBS = $(JANSSON_LIBS) -lm

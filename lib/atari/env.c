@@ -1,11 +1,11 @@
 #include <string.h>
 
-/* The resize in SSE2 on x86-64 hosts (observe_resized_sse2). */
+/* Parts of the resize in SSE2 and SSSE3 on x86-64 hosts (observe_resized). */
 #if defined(__SSE2__) && !defined(__CUDA_ARCH__)
-#define OBSERVE_SSE2 1
-#include <emmintrin.h>
+#define OBSERVE_SSE 1
+#include <tmmintrin.h>
 #else
-#define OBSERVE_SSE2 0
+#define OBSERVE_SSE 0
 #endif
 
 #include "atari/env.h"
@@ -324,15 +324,18 @@ HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
 	e->difficulty = (uint8_t)cfg->difficulty;
 	e->mode = (uint16_t)(cfg->mode == ATARI_MODE_DEFAULT ? atari_game_default_mode(g) : cfg->mode);
 	env_ale_reset(e, rom, g, cfg, fb);
+	/* Noop starts are frames, as ALE's vector environment, EnvPool and
+	 * Gymnasium's AtariPreprocessing make them. */
 	if (cfg->noop_max > 0) {
 		int n = 1 + (int)(atari_mt_next(&e->rng) % (uint32_t)cfg->noop_max);
 
 		for (int i = 0; i < n; i++) {
-			atari_env_step(e, rom, g, cfg, ATARI_NOOP, fb);
-			if (atari_env_terminal(e, cfg))
+			(void)env_ale_act(e, rom, g, cfg, ATARI_NOOP, fb);
+			if (e->gs.terminal || e->truncated)
 				env_ale_reset(e, rom, g, cfg, fb);
 		}
 	}
+	e->pool = 0;
 }
 
 HOSTDEV int atari_env_game_over(const struct atari_env *e)
@@ -370,6 +373,7 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 			   int action, uint8_t *fb)
 {
 	int sum, lives = e->gs.lives, undrawn = 0, short_frame = 0;
+	uint32_t start = e->frame;
 
 	if (action < 0 || action >= ATARI_ACTIONS || (g->illegal & (1u << action)))
 		action = ATARI_NOOP;
@@ -402,6 +406,7 @@ HOSTDEV int atari_env_step(struct atari_env *e, const struct atari_rom *rom,
 		sum = env_frames(e, rom, g, cfg, action, fb, 0, &short_frame);
 	}
 #endif
+	e->pool = e->frame - start >= 2;
 	/* A multi-agent game's lives reach 0 or -1 with the game going on. */
 	if (cfg->episodic_life && e->gs.lives < lives && (e->gs.lives > 0 || e->gs.keep_lives))
 		e->life_lost = 1;
@@ -466,51 +471,74 @@ static HOSTDEV void channel_lut(int obs, int pal, int ch, uint8_t lut[256])
 }
 
 /*
- * Area averaging to 84 pixels along an axis of `size` pixels, in integers:
- * with g = gcd(size, 84), input pixel i spans [i * 84 / g, (i + 1) * 84 / g)
- * and output pixel o spans [o * size / g, (o + 1) * size / g) on one scale,
- * so the coverage of each input pixel by each output pixel is a whole
- * number; an output pixel's weights add up to `span` (size / g).  At most
- * AREA_K input pixels per output pixel (size <= ATARI_FB_LINES).
+ * Area averaging to 84 pixels along an axis of `size` pixels, as OpenCV's
+ * INTER_AREA computes it for 8-bit images (the resize of Gymnasium's
+ * AtariPreprocessing and of EnvPool), to the bit.  Output pixel o covers
+ * [o * scale, (o + 1) * scale) with scale = 1 / (84 / size) in doubles;
+ * each input pixel it covers weighs, as a float, the part of it covered
+ * over the cell's width (1 / scale for whole pixels; parts of 1e-3 or
+ * less left out).  At most AREA_K input pixels per output pixel (size <=
+ * ATARI_FB_LINES); the weights past an output pixel's count are 0.
  */
 #define AREA_K (ATARI_FB_LINES / 84 + 2)
 #define AREA_KX (ATARI_SCREEN_WIDTH / 84 + 2)
-typedef char area_kx_is_observe_resized_terms[AREA_KX == 3 ? 1 : -1];
-typedef char area_k_holds_weights4[AREA_K >= 4 ? 1 : -1];
+typedef char area_kx_is_x_row_terms[AREA_KX == 3 ? 1 : -1];
 
 struct area_axis {
 	uint16_t first[84];	/* first input pixel */
 	uint8_t count[84];	/* input pixels covered */
-	uint16_t w[84][AREA_K];	/* their coverage */
-	uint32_t span;		/* the sum of an output pixel's weights */
+	float w[AREA_K][84];	/* their weights: w[k][o] the k-th's of pixel o */
 };
 
-static HOSTDEV void area_axis(struct area_axis *a, unsigned size)
+static HOSTDEV void area_axis(struct area_axis *a, int size)
 {
-	unsigned g = size, b = 84;
+	double scale = 1.0 / (84.0 / size);
 
-	while (b) {
-		unsigned t = g % b;
-
-		g = b;
-		b = t;
-	}
-	unsigned unit = 84 / g, span = size / g;
-
-	a->span = span;
 	memset(a->w, 0, sizeof(a->w));
-	for (unsigned o = 0; o < 84; o++) {
-		unsigned lo = o * span, hi = lo + span, k = 0;
+	for (int o = 0; o < 84; o++) {
+		double from = o * scale, to = from + scale;
+		double width = size - from < scale ? size - from : scale;
+		/* Both are >= 0: casts floor them. */
+		int lo = (int)from + ((double)(int)from < from), hi = (int)to, k = 0;
 
-		a->first[o] = (uint16_t)(lo / unit);
-		for (unsigned i = lo / unit; i * unit < hi && k < AREA_K; i++) {
-			unsigned from = i * unit > lo ? i * unit : lo;
-			unsigned to = (i + 1) * unit < hi ? (i + 1) * unit : hi;
+		hi = hi < size - 1 ? hi : size - 1;
+		lo = lo < hi ? lo : hi;
+		a->first[o] = (uint16_t)(lo - (lo - from > 1e-3));
+		if (lo - from > 1e-3)
+			a->w[k++][o] = (float)((lo - from) / width);
+		for (int i = lo; i < hi && k < AREA_K; i++)
+			a->w[k++][o] = (float)(1.0 / width);
+		if (to - hi > 1e-3 && k < AREA_K) {
+			double part = to - hi < 1.0 ? to - hi : 1.0;
 
-			a->w[o][k++] = (uint16_t)(to - from);
+			a->w[k++][o] = (float)((part < width ? part : width) / width);
 		}
 		a->count[o] = (uint8_t)k;
 	}
+}
+
+/* Float products and sums each rounded on its own, never fused into a
+ * multiply-add (the build turns contraction off on the host), as the
+ * resize's reference computes them. */
+#ifdef __CUDA_ARCH__
+#define FMUL(a, b) __fmul_rn(a, b)
+#define FADD(a, b) __fadd_rn(a, b)
+#else
+#define FMUL(a, b) ((a) * (b))
+#define FADD(a, b) ((a) + (b))
+#endif
+
+/* A sum of the resize rounded to the nearest whole number, halves to
+ * even (OpenCV's saturate_cast), within 0-255. */
+static HOSTDEV uint8_t round_u8(float s)
+{
+#ifdef __CUDA_ARCH__
+	int v = __float2int_rn(s);
+#else
+	/* Adding 1.5 * 2^23 leaves no fraction bits: the addition rounds. */
+	int v = (int)FADD(FADD(s, 12582912.0f), -12582912.0f);
+#endif
+	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
 /* Pixels [from, to) of a row, each the larger of its two frames' values. */
@@ -553,153 +581,174 @@ static HOSTDEV void pool_row(const uint8_t *cr, const uint8_t *pr, const uint8_t
 	pool_span(cr, pr, lut, out, i, n);
 }
 
-/* The rows of one output row's input area pooled (pool_row), each once,
- * into pooled[row % AREA_K]: *have is the last row pooled. */
-static HOSTDEV const uint8_t *pooled_row(const uint8_t *cur, const uint8_t *prev,
-					 const uint8_t lut[256], uint8_t pooled[][ATARI_SCREEN_WIDTH],
-					 int r, int *have)
+/*
+ * Averaging a pooled row across, with SSSE3 where the host has it: four
+ * output pixels at a time, their input pixels picked out of the 16 from
+ * the first one's (they span at most 11) by one byte shuffle for each of
+ * their terms, into 32-bit lanes.  ctl[g][k] is the shuffle of term k of
+ * output pixels 4g to 4g + 3.
+ */
+#if OBSERVE_SSE
+struct area_shuffles {
+	uint8_t ctl[21][AREA_KX][16];
+};
+
+static void area_shuffles(struct area_shuffles *s, const struct area_axis *ax)
 {
-	if (r > *have) {
-		const uint8_t *c = cur + r * ATARI_SCREEN_WIDTH, *p = prev + r * ATARI_SCREEN_WIDTH;
+	memset(s->ctl, 0x80, sizeof(s->ctl));	/* 0x80: a zero byte */
+	for (int o = 0; o < 84; o++)
+		for (int k = 0; k < AREA_KX; k++)
+			s->ctl[o / 4][k][4 * (o % 4)] = (uint8_t)(ax->first[o] - ax->first[o & ~3] + k);
+}
+
+__attribute__((target("ssse3")))
+static void across_ssse3(const uint8_t *row, const struct area_axis *ax,
+			 const struct area_shuffles *sh, float *x)
+{
+	for (int o = 0; o < 84; o += 4) {
+		const __m128i *ctl = (const __m128i *)(const void *)sh->ctl[o / 4];
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(row + ax->first[o]));
+		__m128 t0 = _mm_mul_ps(_mm_cvtepi32_ps(_mm_shuffle_epi8(b, _mm_loadu_si128(ctl))),
+				       _mm_loadu_ps(ax->w[0] + o));
+		__m128 t1 = _mm_mul_ps(_mm_cvtepi32_ps(_mm_shuffle_epi8(b, _mm_loadu_si128(ctl + 1))),
+				       _mm_loadu_ps(ax->w[1] + o));
+		__m128 t2 = _mm_mul_ps(_mm_cvtepi32_ps(_mm_shuffle_epi8(b, _mm_loadu_si128(ctl + 2))),
+				       _mm_loadu_ps(ax->w[2] + o));
+
+		_mm_storeu_ps(x + o, _mm_add_ps(_mm_add_ps(t0, t1), t2));
+	}
+}
+#else
+struct area_shuffles {
+	char none;
+};
+#endif
+
+/*
+ * The input rows of the output rows so far, pooled (pool_row) and averaged
+ * across into their 84 output columns: row[r % AREA_K] is input row r's
+ * (the rows of an output row are consecutive, AREA_K at most), in one of
+ * the AREA_K latest rows computed, made % AREA_K: on the host, a
+ * row the same as the one above in both frames (screens have many) shares
+ * the one above's.
+ */
+struct across_rows {
+	float made_rows[AREA_K][84];
+	const float *row[AREA_K];
+	int have;	/* the last input row done */
+	int made;	/* rows computed */
+};
+
+/* Input row r (across_rows), done once. */
+static HOSTDEV const float *across_row(const uint8_t *cur, const uint8_t *prev,
+				       const uint8_t lut[256], const struct area_axis *ax,
+				       const struct area_shuffles *sh, struct across_rows *a, int r)
+{
+	if (r <= a->have)
+		return a->row[r % AREA_K];
+	const uint8_t *c = cur + r * ATARI_SCREEN_WIDTH, *p = prev + r * ATARI_SCREEN_WIDTH;
+	int same = 0;
 
 #ifndef __CUDA_ARCH__
-		/* A row the same as the one above in both frames (screens have
-		 * many) pools the same. */
-		if (r == *have + 1 && *have >= 0 &&
-		    !memcmp(c, c - ATARI_SCREEN_WIDTH, ATARI_SCREEN_WIDTH) &&
-		    !memcmp(p, p - ATARI_SCREEN_WIDTH, ATARI_SCREEN_WIDTH))
-			memcpy(pooled[r % AREA_K], pooled[(r - 1) % AREA_K], ATARI_SCREEN_WIDTH);
-		else
+	same = r == a->have + 1 && a->made &&
+	       !memcmp(c, c - ATARI_SCREEN_WIDTH, ATARI_SCREEN_WIDTH) &&
+	       !memcmp(p, p - ATARI_SCREEN_WIDTH, ATARI_SCREEN_WIDTH);
 #endif
-			pool_row(c, p, lut, pooled[r % AREA_K], ATARI_SCREEN_WIDTH);
-		*have = r;
+	a->have = r;
+	if (same)
+		return a->row[r % AREA_K] = a->row[(r - 1) % AREA_K];
+
+	float *x = a->made_rows[a->made++ % AREA_K];
+	/* Padded: the last output pixels' zero weights, and the shuffles'
+	 * loads, fall past the row. */
+	uint8_t row[ATARI_SCREEN_WIDTH + 16];
+
+	a->row[r % AREA_K] = x;
+	pool_row(c, p, lut, row, ATARI_SCREEN_WIDTH);
+	memset(row + ATARI_SCREEN_WIDTH, 0, 16);
+#if OBSERVE_SSE
+	if (__builtin_cpu_supports("ssse3")) {
+		across_ssse3(row, ax, sh, x);
+		return x;
 	}
-	return pooled[r % AREA_K];
+#else
+	(void)sh;
+#endif
+	for (int o = 0; o < 84; o++) {
+		const uint8_t *v = row + ax->first[o];
+
+		x[o] = FADD(FADD(FMUL((float)v[0], ax->w[0][o]), FMUL((float)v[1], ax->w[1][o])),
+			    FMUL((float)v[2], ax->w[2][o]));
+	}
+	return x;
 }
 
-#if OBSERVE_SSE2
-/* The weights of output pixels o and o + 1 across, 4 each (past the 3 an
- * output pixel has, the axis's weights are 0), as 16-bit lanes. */
-static __m128i weights4(const struct area_axis *ax, int o)
+/* sum = w * x, or sum += w * x, across an output row. */
+static HOSTDEV void down_row(float sum[84], const float x[84], float w, int first)
 {
-	return _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)ax->w[o]),
-				  _mm_loadl_epi64((const __m128i *)(const void *)ax->w[o + 1]));
+#if OBSERVE_SSE
+	__m128 wv = _mm_set1_ps(w);
+
+	for (int o = 0; o < 84; o += 4) {
+		__m128 t = _mm_mul_ps(wv, _mm_loadu_ps(x + o));
+
+		_mm_storeu_ps(sum + o, first ? t : _mm_add_ps(_mm_loadu_ps(sum + o), t));
+	}
+#else
+	for (int o = 0; o < 84; o++)
+		sum[o] = first ? FMUL(w, x[o]) : FADD(sum[o], FMUL(w, x[o]));
+#endif
+}
+
+/* Output row sum rounded (round_u8) into out, every nch-th byte. */
+static HOSTDEV void store_row(const float sum[84], int nch, uint8_t *out)
+{
+	int o = 0;
+
+#if OBSERVE_SSE
+	/* The conversion rounds halves to even, as round_u8; the packing
+	 * saturates. */
+	for (; o < 84; o += 4) {
+		__m128i q = _mm_cvtps_epi32(_mm_loadu_ps(sum + o));
+		uint32_t v = (uint32_t)_mm_cvtsi128_si32(
+			_mm_packus_epi16(_mm_packs_epi32(q, q), _mm_setzero_si128()));
+
+		if (nch == 1) {
+			memcpy(out + o, &v, 4);
+			continue;
+		}
+		for (int k = 0; k < 4; k++)
+			out[(o + k) * nch] = (uint8_t)(v >> (8 * k));
+	}
+#endif
+	for (; o < 84; o++)
+		out[o * nch] = round_u8(sum[o]);
 }
 
 /*
- * observe_resized with SSE2, where an output row's column sums fit in 15
- * bits (ay->span <= 128): the sums down the columns in 16-bit lanes, eight
- * at a time; across, four output pixels at a time, each the dot product
- * of the 4 columns from its first with its weights (the fourth 0); the
- * division as the scalar one, in doubles, which hold s * inv exactly
- * (s < 256 * den, so s * inv < 2^49).
- */
-static void observe_resized_sse2(const uint8_t *cur, const uint8_t *prev, const uint8_t lut[256],
-				 const struct area_axis *ax, const struct area_axis *ay,
-				 int nch, uint8_t *out)
-{
-	uint8_t pooled[AREA_K][ATARI_SCREEN_WIDTH];
-	int16_t col[ATARI_SCREEN_WIDTH + 8] = { 0 };
-	uint32_t den = ax->span * ay->span;
-	uint64_t inv = ((1ull << 40) + den - 1) / den;
-	const __m128d scale = _mm_set1_pd((double)inv * (1.0 / 1099511627776.0));
-	const __m128i half = _mm_set1_epi32((int)(den / 2)), zero = _mm_setzero_si128();
-	int have = -1;
-
-	for (int oy = 0; oy < 84; oy++) {
-		for (int j = 0; j < ay->count[oy]; j++) {
-			const uint8_t *p = pooled_row(cur, prev, lut, pooled, ay->first[oy] + j, &have);
-			__m128i w = _mm_set1_epi16((short)ay->w[oy][j]);
-
-			for (int i = 0; i < ATARI_SCREEN_WIDTH; i += 16) {
-				__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-				__m128i lo = _mm_mullo_epi16(_mm_unpacklo_epi8(b, zero), w);
-				__m128i hi = _mm_mullo_epi16(_mm_unpackhi_epi8(b, zero), w);
-				__m128i *c = (__m128i *)(void *)(col + i);
-
-				if (j) {
-					lo = _mm_add_epi16(lo, _mm_loadu_si128(c));
-					hi = _mm_add_epi16(hi, _mm_loadu_si128(c + 1));
-				}
-				_mm_storeu_si128(c, lo);
-				_mm_storeu_si128(c + 1, hi);
-			}
-		}
-		for (int ox = 0; ox < 84; ox += 4) {
-			const uint16_t *f = ax->first + ox;
-			__m128i v01 = _mm_unpacklo_epi64(
-				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[0])),
-				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[1])));
-			__m128i v23 = _mm_unpacklo_epi64(
-				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[2])),
-				_mm_loadl_epi64((const __m128i *)(const void *)(col + f[3])));
-			__m128 m01 = _mm_castsi128_ps(_mm_madd_epi16(v01, weights4(ax, ox)));
-			__m128 m23 = _mm_castsi128_ps(_mm_madd_epi16(v23, weights4(ax, ox + 2)));
-			__m128i s = _mm_add_epi32(
-				_mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(m01, m23, 0x88)),
-					      _mm_castps_si128(_mm_shuffle_ps(m01, m23, 0xdd))), half);
-			__m128i q01 = _mm_cvttpd_epi32(_mm_mul_pd(_mm_cvtepi32_pd(s), scale));
-			__m128i q23 = _mm_cvttpd_epi32(_mm_mul_pd(
-				_mm_cvtepi32_pd(_mm_shuffle_epi32(s, 0x0e)), scale));
-			__m128i q = _mm_unpacklo_epi64(q01, q23);
-			uint32_t v = (uint32_t)_mm_cvtsi128_si32(
-				_mm_packus_epi16(_mm_packs_epi32(q, q), zero));
-			uint8_t *o = out + (oy * 84 + ox) * nch;
-
-			if (nch == 1) {
-				memcpy(o, &v, 4);
-				continue;
-			}
-			for (int k = 0; k < 4; k++)
-				o[k * nch] = (uint8_t)(v >> (8 * k));
-		}
-	}
-}
-#endif
-
-/*
- * One channel of a resized observation: each output pixel is the mean of
- * the pooled input area it covers, rounded to nearest (exact: the sums are
- * whole numbers; the division is a multiplication by 2^40 / den rounded
- * up, exact for sums below 2^40 / den).  For each output row, the input
- * rows it covers are pooled (each once) and added up down the columns,
- * then across.
+ * One channel of a resized observation (area_axis): for each output row,
+ * the input rows it covers are pooled and averaged across (each once),
+ * then their weighted sum taken down, in OpenCV's order: across, each
+ * input pixel's product added in turn; down, each row's.
  */
 static HOSTDEV void observe_resized(const uint8_t *cur, const uint8_t *prev, const uint8_t lut[256],
-				    const struct area_axis *ax, const struct area_axis *ay,
-				    int nch, uint8_t *out)
+				    const struct area_axis *ax, const struct area_shuffles *sh,
+				    const struct area_axis *ay, int nch, uint8_t *out)
 {
-#if OBSERVE_SSE2
-	if (ay->span <= 128) {
-		observe_resized_sse2(cur, prev, lut, ax, ay, nch, out);
-		return;
-	}
-#endif
-	uint8_t pooled[AREA_K][ATARI_SCREEN_WIDTH];
-	/* Across a row an output pixel covers at most AREA_KX input pixels;
-	 * the weights past its count are 0, over the padding. */
-	uint32_t col[ATARI_SCREEN_WIDTH + AREA_KX] = { 0 };
-	uint32_t den = ax->span * ay->span;
-	uint64_t inv = ((1ull << 40) + den - 1) / den;
-	int have = -1;
+	struct across_rows a;
+	float sum[84];
+
+	a.have = -1;
+	a.made = 0;
 
 	for (int oy = 0; oy < 84; oy++) {
-		for (int i = 0; i < ATARI_SCREEN_WIDTH; i++)
-			col[i] = 0;
 		for (int j = 0; j < ay->count[oy]; j++) {
-			const uint8_t *p = pooled_row(cur, prev, lut, pooled, ay->first[oy] + j, &have);
-			uint32_t w = ay->w[oy][j];
+			const float *x = across_row(cur, prev, lut, ax, sh, &a, ay->first[oy] + j);
+			float w = ay->w[j][oy];
 
-			for (int i = 0; i < ATARI_SCREEN_WIDTH; i++)
-				col[i] += w * p[i];
+			down_row(sum, x, w, j == 0);
 		}
-		for (int ox = 0; ox < 84; ox++) {
-			const uint32_t *c = col + ax->first[ox];
-			const uint16_t *w = ax->w[ox];
-			uint32_t s = den / 2 + w[0] * c[0] + w[1] * c[1] + w[2] * c[2];
-
-			out[(oy * 84 + ox) * nch] = (uint8_t)(((uint64_t)s * inv) >> 40);
-		}
+		store_row(sum, nch, out + oy * 84 * nch);
 	}
 }
 
@@ -707,23 +756,29 @@ HOSTDEV void atari_env_observe(const struct atari_env *e, const struct atari_env
 			       const uint8_t *fb, uint8_t *out)
 {
 	const uint8_t *cur = fb + (size_t)e->fb_cur * ATARI_FB_SIZE;
-	/* Without max-pooling the frame is pooled with itself. */
-	const uint8_t *prev = cfg->maxpool ? fb + (size_t)(e->fb_cur ^ 1) * ATARI_FB_SIZE : cur;
+	/* Without max-pooling (or after a reset, or a step of one frame) the
+	 * frame is pooled with itself. */
+	const uint8_t *prev = cfg->maxpool && e->pool ? fb + (size_t)(e->fb_cur ^ 1) * ATARI_FB_SIZE :
+			      cur;
 	int nch = cfg->obs == ATARI_OBS_RGB ? 3 : 1;
 	int height = atari_env_screen_height(e);
 	struct area_axis ax, ay;
+	struct area_shuffles sh;
 	uint8_t lut[256], row[ATARI_SCREEN_WIDTH];
 
 	if (cfg->obs == ATARI_OBS_NONE)
 		return;
 	if (cfg->resize) {
 		area_axis(&ax, ATARI_SCREEN_WIDTH);
-		area_axis(&ay, (unsigned)height);
+		area_axis(&ay, height);
+#if OBSERVE_SSE
+		area_shuffles(&sh, &ax);
+#endif
 	}
 	for (int c = 0; c < nch; c++) {
 		channel_lut(cfg->obs, e->m.tia.pal, c, lut);
 		if (cfg->resize) {
-			observe_resized(cur, prev, lut, &ax, &ay, nch, out + c);
+			observe_resized(cur, prev, lut, &ax, &sh, &ay, nch, out + c);
 			continue;
 		}
 		if (nch == 1) {

@@ -23,15 +23,18 @@
  *    (108,000 = 30 minutes by default, ALE's v5 cap), or with
  *    `episodic_life` a lost life (the game then continues at the next
  *    reset instead of restarting, as DQN's wrapper does).
- *  - Noop starts: after a reset, a random number of NOOP steps, 1 to
- *    `noop_max` (0: none), drawn from the environment's stream.
+ *  - Noop starts: after a reset, a random number of NOOP frames, 1 to
+ *    `noop_max` (0: none), drawn from the environment's stream: one
+ *    frame each, as EnvPool and Gymnasium's AtariPreprocessing make them.
  *  - Observations: the whole screen, atari_env_screen_height() rows of 160
  *    (ALE's getScreenDims: 210 for most games, 250, 230, 220 or 214 for
  *    some), as palette indices, grayscale (ALE's luminance) or RGB (in
  *    the PAL palette once the console is detected as PAL, as ALE does),
- *    optionally the pixel-wise maximum of the last two frames (`maxpool`),
- *    optionally resized to 84x84 by area averaging over the whole screen
- *    (as OpenCV's INTER_AREA does for Gymnasium's AtariPreprocessing).
+ *    optionally the pixel-wise maximum of the last two frames of a step
+ *    (`maxpool`; a reset, and a step of one frame, show their last frame
+ *    alone), optionally resized to 84x84 by area averaging over the whole
+ *    screen, to the bit as OpenCV's INTER_AREA (Gymnasium's
+ *    AtariPreprocessing, ALE's vector environment and EnvPool resize so).
  *    The height is known once the ROM is loaded (the TV format detection
  *    above), so observation sizes are asked of a loaded environment.
  *  - Paddle games: LEFT/RIGHT actions turn the paddle by 23,000 ohms per
@@ -104,6 +107,8 @@ struct atari_env {
 	uint8_t truncated;		/* the frame cap ended the episode */
 	uint8_t life_lost;		/* episodic life ended the episode */
 	uint8_t difficulty;		/* the difficulty switches set now */
+	uint8_t pool;			/* the last step ran two frames or more: with
+					 * max-pooling, the observation pools them */
 	uint16_t mode;			/* the mode reset selects */
 };
 

@@ -32,7 +32,7 @@ $(ATARI_CUDA_PLUGIN): lib/atari/cuda/plugin.cu $(wildcard lib/atari/*.c lib/atar
 		lib/core/hostdev.h lib/core/splitmix.h $(O)/build-flags
 	@mkdir -p $(@D)
 	$(quiet) NVCC "$@: the emulator as CUDA device code, from $< (about 3 minutes on 2 cores; NO_CUDA=1 skips it)"
-	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC,-fvisibility=hidden -shared -Ilib -o $@.tmp.so $< && \
+	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC,-fvisibility=hidden,-ffp-contract=off -shared -Ilib -o $@.tmp.so $< && \
 		mv $@.tmp.so $@
 	$(quiet) NVCC "$@: done"
 

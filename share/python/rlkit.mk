@@ -9,7 +9,7 @@ ifneq ($(PY_INCLUDES),)
 EXTRA_TARGETS += $(ATARI_PYEXT)
 INSTALL_DATA_EXTRA += install -m 755 $(ATARI_PYEXT) '$(DESTDIR)$(DATADIR)/rlkit/python/rlkit/';
 endif
-PIP_PACKAGES += gymnasium numpy ale-py pytest
+PIP_PACKAGES += gymnasium numpy ale-py pytest opencv-python-headless
 
 # The extension compiles the emulator's sources itself, without sanitizers
 # (SANITIZE=...), so that it loads into any python3; pyproject.toml builds
@@ -17,8 +17,9 @@ PIP_PACKAGES += gymnasium numpy ale-py pytest
 ATARI_PYEXT_SRCS := share/python/rlkit/_atari.c $(wildcard lib/atari/*.c) \
 	lib/core/error.c lib/core/grow.c lib/core/sys.c
 
-ATARI_PYEXT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden $(WARNINGS) \
-	-Wno-missing-field-initializers -Wno-cast-function-type -Ilib $(PY_INCLUDES) $(CFLAGS)
+ATARI_PYEXT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -pthread -fvisibility=hidden -ffp-contract=off \
+	$(WARNINGS) -Wno-missing-field-initializers -Wno-cast-function-type -Ilib $(PY_INCLUDES) \
+	$(CFLAGS)
 ATARI_PYEXT_OBJS := $(patsubst %.c,$(O)/pyext-obj/%.o,$(ATARI_PYEXT_SRCS))
 
 $(O)/pyext-obj/%.o: %.c $(O)/build-flags

@@ -18,5 +18,5 @@ sources = ["rlkit/_atari.c"] + sorted(glob.glob(os.path.join(lib, "atari", "*.c"
 setup(ext_modules=[Extension(
     "rlkit._atari", sources=sources, include_dirs=[lib],
     define_macros=[("_GNU_SOURCE", None)],
-    extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden"],
+    extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-ffp-contract=off"],
     extra_link_args=["-pthread"], libraries=["m"])])

@@ -462,6 +462,69 @@ static void test_env(void)
 	atari_rom_release(&rom);
 }
 
+/*
+ * Max-pooling pools the last two frames of a step; a reset, and a step of
+ * one frame, show their last frame alone (as Gymnasium's
+ * AtariPreprocessing and ALE's vector environment).  Noop starts are 1 to
+ * noop_max frames.
+ */
+static void test_pool_and_noops(void)
+{
+	static struct atari_env e;
+	static uint8_t fb[2 * ATARI_FB_SIZE], obs[ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT];
+	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
+	struct atari_rom rom = ATARI_ROM_INIT;
+	const struct atari_game *g;
+	int alone = 1, pooled = 1, pools = 0, noops_ok = 1, lengths = 0;
+	uint32_t seen = 0;
+
+	if (!(g = load_catch_game(&rom, "observe: max-pooling pools a step's last two frames")))
+		return;
+	cfg.obs = ATARI_OBS_GRAY;
+	cfg.maxpool = 1;
+	cfg.repeat_action_probability = 0;
+	for (int skip = 1; skip <= 4; skip += 3) {
+		cfg.frameskip = skip;
+		atari_env_init(&e, &rom, g, &cfg, 0, fb);
+		for (int i = 0; i < 120; i++) {
+			const uint8_t *cur = atari_env_screen(&e, fb);
+			const uint8_t *prev = fb + (size_t)(e.fb_cur ^ 1) * ATARI_FB_SIZE;
+			int two = i > 0 && skip > 1, differ = 0;
+
+			atari_env_observe(&e, &cfg, fb, obs);
+			for (int p = 0; p < ATARI_SCREEN_WIDTH * ATARI_SCREEN_HEIGHT; p++) {
+				uint8_t c = atari_palette_grey(cur[p]), q = atari_palette_grey(prev[p]);
+				uint8_t want = two && q > c ? q : c;
+
+				differ |= want != c;
+				(two ? &pooled : &alone)[0] &= obs[p] == want;
+			}
+			pools += differ;
+			atari_env_step(&e, &rom, g, &cfg, i % 5 ? ATARI_RIGHT : ATARI_LEFT, fb);
+		}
+	}
+	TEST_OK(alone, "observe: a reset and a step of one frame show their last frame alone");
+	TEST_OK(pooled && pools > 0, "observe: a step of 4 frames pools its last two (%d differ)",
+		pools);
+	cfg.frameskip = 4;
+	cfg.obs = ATARI_OBS_NONE;
+	for (uint32_t i = 0; i < 40; i++) {
+		uint32_t start;
+
+		cfg.noop_max = 0;
+		atari_env_init(&e, &rom, g, &cfg, i, NULL);
+		start = e.episode_frame;
+		cfg.noop_max = 7;
+		atari_env_init(&e, &rom, g, &cfg, i, NULL);
+		noops_ok &= e.episode_frame - start >= 1 && e.episode_frame - start <= 7;
+		if (e.episode_frame - start < 32 && !(seen & (1u << (e.episode_frame - start))))
+			seen |= 1u << (e.episode_frame - start), lengths++;
+	}
+	TEST_OK(noops_ok && lengths >= 5, "reset: noop starts are 1 to 7 frames (%d lengths seen)",
+		lengths);
+	atari_rom_release(&rom);
+}
+
 static void test_bad_roms(void)
 {
 	struct core_error err = CORE_ERROR_INIT;
@@ -482,19 +545,39 @@ static void test_bad_roms(void)
 }
 
 /*
- * 84x84 observations are the exact area average of the max-pooled
- * grayscale screen, rounded half up: checked against a brute-force sum
- * over every input pixel's overlap (on the scale 84 * size), for the NTSC
- * height, the PAL one, the tallest a frame buffer holds and one whose
- * sums take the general path, with rows that repeat the one above.
+ * The weights of OpenCV's INTER_AREA along an axis of n pixels to 84, for
+ * output pixel o: the part of each input pixel i that its cell [o * scale,
+ * (o + 1) * scale) covers, over the cell's width (0 where the part is
+ * 1e-3 or less), as a float; the cell's width is scale but at the end.
+ */
+static float cv_area_weight(int n, int o, int i)
+{
+	double scale = 1.0 / (84.0 / n), from = o * scale, to = from + scale;
+	double width = n - from < scale ? n - from : scale;
+	double lo = i > from ? i : from, hi = i + 1 < to ? i + 1 : to;
+
+	if (hi - lo <= 1e-3)
+		return 0;
+	return (float)((hi - lo) / width);
+}
+
+/*
+ * 84x84 observations are OpenCV's INTER_AREA of the max-pooled grayscale
+ * screen (as Gymnasium's AtariPreprocessing and EnvPool resize): each
+ * input row averaged across, each product of a pixel and its weight added
+ * in turn, then those rows' products with their weights added down, in
+ * floats, rounded half to even.  Checked against that sum over every
+ * input pixel with a weight, for the NTSC height, the PAL one, the
+ * tallest a frame buffer holds and two between, with rows that repeat
+ * the one above.  (share/python/tests checks the rule against OpenCV.)
  */
 static void test_resize(void)
 {
 	static struct atari_env e;
 	static uint8_t fb[2 * ATARI_FB_SIZE], obs[84 * 84];
 	struct atari_env_config cfg = ATARI_ENV_CONFIG_INIT;
-	/* 211 lines: an output row's column sums need more than 15 bits. */
-	static const int heights[] = { ATARI_SCREEN_HEIGHT, ATARI_PAL_HEIGHT, ATARI_FB_LINES, 211 };
+	static const int heights[] = { ATARI_SCREEN_HEIGHT, ATARI_PAL_HEIGHT, ATARI_FB_LINES, 211,
+				       230 };
 	uint64_t s = 99;
 	int bad = 0;
 
@@ -517,36 +600,40 @@ static void test_resize(void)
 		memset(&e, 0, sizeof(e));
 		e.m.height = (uint16_t)height;
 		e.fb_cur = 1;
+		e.pool = 1;
 		atari_env_observe(&e, &cfg, fb, obs);
 		for (int oy = 0; oy < 84; oy++)
 			for (int ox = 0; ox < 84; ox++) {
-				uint64_t sum = 0, den = 160ull * (uint64_t)height;
+				volatile float down = 0;
+				int rows = 0;
 
 				for (int r = 0; r < height; r++) {
-					long y0 = (long)oy * height, y1 = y0 + height;
-					long ylo = 84L * r > y0 ? 84L * r : y0;
-					long yhi = 84L * r + 84 < y1 ? 84L * r + 84 : y1;
+					float wy = cv_area_weight(height, oy, r);
+					volatile float across = 0;
+					int terms = 0;
 
-					if (yhi <= ylo)
+					if (wy == 0)
 						continue;
 					for (int x = 0; x < 160; x++) {
-						long x0 = ox * 160L, x1 = x0 + 160;
-						long xlo = 84L * x > x0 ? 84L * x : x0;
-						long xhi = 84L * x + 84 < x1 ? 84L * x + 84 : x1;
+						float wx = cv_area_weight(160, ox, x);
 						uint8_t a = atari_palette_grey(fb[ATARI_FB_SIZE + r * 160 + x]);
 						uint8_t b = atari_palette_grey(fb[r * 160 + x]);
+						volatile float t = (float)(a > b ? a : b) * wx;
 
-						if (xhi > xlo)
-							sum += (uint64_t)(xhi - xlo) * (uint64_t)(yhi - ylo) *
-							       (a > b ? a : b);
+						if (wx != 0)
+							across = terms++ ? across + t : t;
 					}
+					volatile float t = wy * across;
+
+					down = rows++ ? down + t : t;
 				}
-				/* Overlaps in 84ths of a pixel each way: an output
-				 * pixel is 160 by `height` of them. */
-				bad += obs[oy * 84 + ox] != (uint8_t)((2 * sum + den) / (2 * den));
+				int v = (int)down;	/* rounded half to even */
+
+				v += down - v > 0.5f || (down - v == 0.5f && (v & 1));
+				bad += obs[oy * 84 + ox] != (v > 255 ? 255 : v);
 			}
 	}
-	TEST_EQ_LONG(bad, 0, "observe: 84x84 is the exact area average, rounded half up");
+	TEST_EQ_LONG(bad, 0, "observe: 84x84 is OpenCV's INTER_AREA, in its order of float sums");
 }
 
 /*
@@ -573,6 +660,7 @@ static int same_steps(const struct atari_rom *rom, const struct atari_game *g, i
 
 		for (int k = 0; k < 4; k++)
 			rb += atari_env_step(&b, rom, g, &cb, i % ATARI_ACTIONS, fbb);
+		b.pool = a.pool;	/* the steps' lengths differ */
 		same = ra == rb && !memcmp(&a, &b, sizeof(a)) && !memcmp(fba, fbb, sizeof(fba));
 		if (atari_env_terminal(&a, &ca)) {
 			atari_env_reset(&a, rom, g, &ca, fba);
@@ -741,6 +829,7 @@ int main(void)
 	test_draw_last_frames_ale();
 	test_resize();
 	test_env();
+	test_pool_and_noops();
 	test_bad_roms();
 	test_fuzz();
 	return test_done();

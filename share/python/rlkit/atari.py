@@ -113,13 +113,20 @@ class VectorEnv(gym.vector.VectorEnv):
         from ale_py.roms unless rom= names a file (game may then be None:
         the game is found by the ROM's MD5).
     frameskip, repeat_action_probability, noop_max, episodic_life,
-    full_action_space, difficulty: as in ALE (v5 defaults).
+    full_action_space, difficulty: as in ALE (v5 defaults); noop starts
+        are 1 to noop_max NOOP frames, as EnvPool and Gymnasium's
+        AtariPreprocessing make them.
     obs_type: "grayscale", "rgb" or "ram".
-    resize: (84, 84) (area averaging over the whole screen) or None for
-        the whole screen: as many rows as ALE's getScreenDims gives the
+    resize: (84, 84) (area averaging over the whole screen, to the bit as
+        OpenCV's INTER_AREA, which AtariPreprocessing and EnvPool use) or
+        None for the whole screen: as many rows as ALE's getScreenDims gives the
         game (210 for most, 250 for PAL games, 214 for Carnival, 220 for
         Pooyan, 230 for Journey Escape), 160 pixels wide.
-    maxpool: the pixel-wise maximum of the last two frames.
+    maxpool: the pixel-wise maximum of the last two frames of a step (a
+        reset, and a step of one frame, show their last frame alone): with
+        noop_max=0 and no sticky actions every observation equals
+        Gymnasium's AtariPreprocessing's, but where the game ends before a
+        step's last two frames (there, the frame that ended it).
     frame_stack: observations of the last frame_stack steps, stacked on
         axis 1 (omitted when 1).
     max_episode_steps: the cap on emulated frames per episode, ALE's

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 ale_py = pytest.importorskip("ale_py")
+cv2 = pytest.importorskip("cv2")
 
 import rlkit.atari as ra
 
@@ -76,17 +77,6 @@ def test_identical_to_ale(game):
         assert np.array_equal(obs[0], observe()), where + ": screen"
 
 
-def area_84(gray):
-    """An exact area average to 84x84, as OpenCV's INTER_AREA computes it."""
-    def weights(n):
-        w, s = np.zeros((84, n)), n / 84
-        for o in range(84):
-            for z in range(int(o * s), min(n, int(np.ceil((o + 1) * s)))):
-                w[o, z] = min(z + 1, (o + 1) * s) - max(z, o * s)
-        return w / s
-    return np.floor(weights(gray.shape[0]) @ gray @ weights(gray.shape[1]).T + 0.5)
-
-
 # ALE's screen is 250 rows in PAL games (Air Raid, Pac-Man: with colour
 # loss), 214 in Carnival, 230 in Journey Escape, 220 in Pooyan.
 TALL = [("air_raid", 250), ("pacman", 250), ("carnival", 214), ("journey_escape", 230),
@@ -124,9 +114,47 @@ def test_tall_screens_are_observed_whole(game, height, frameskip):
         gray = ale.getScreenGrayscale()
         assert np.array_equal(obs[0], ale.getScreenRGB()), f"step {t}: RGB"
         assert np.array_equal(obs[1], gray), f"step {t}: grayscale"
-        # The area average is exact (whole numbers); this reference's float
-        # weights can fall either side of a half: off by one at most.
-        assert np.abs(obs[2] - area_84(gray.astype(np.float64))).max() <= 1, f"step {t}: 84x84"
+        assert np.array_equal(obs[2], cv2.resize(gray, (84, 84), interpolation=cv2.INTER_AREA)), \
+            f"step {t}: 84x84"
+
+
+# Gymnasium's AtariPreprocessing over ALE v5 (frameskip 1 inside, no sticky
+# actions, no noop starts): every 84x84 observation, grayscale and RGB,
+# max-pooled over a step's last two frames (not at a reset, nor in a step
+# of one frame), and every reward and termination.  But for a step that the
+# game ends before its last two frames: rlkit.atari shows the frame that
+# ended it, AtariPreprocessing the step before's observation again.
+PREPROCESSED = [("pong", 4), ("seaquest", 4), ("ms_pacman", 3), ("space_invaders", 1),
+                ("air_raid", 4), ("carnival", 2)]
+
+
+@pytest.mark.parametrize("game,frameskip", PREPROCESSED)
+@pytest.mark.parametrize("obs_type", ["grayscale", "rgb"])
+def test_as_gymnasium_atari_preprocessing(game, frameskip, obs_type):
+    gym = pytest.importorskip("gymnasium")
+    gym.register_envs(ale_py)
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    ref = gym.wrappers.AtariPreprocessing(
+        gym.make("ALE/" + "".join(w.capitalize() for w in game.split("_")) + "-v5",
+                 frameskip=1, repeat_action_probability=0.0),
+        noop_max=0, frame_skip=frameskip, screen_size=84,
+        grayscale_obs=obs_type == "grayscale")
+    env = ra.VectorEnv(game, 1, frameskip=frameskip, repeat_action_probability=0, noop_max=0,
+                       max_episode_steps=0, obs_type=obs_type, threads=1)
+    want, _ = ref.reset(seed=3)
+    obs, _ = env.reset(seed=3)
+    assert np.array_equal(obs[0], want), "after reset"
+    choice = np.random.default_rng(3).integers(0, len(env.action_set), 250)
+    frame = 0
+    for t, a in enumerate(choice):
+        want, reward, term, _, info = ref.step(int(a))
+        obs, r, te, _, _ = env.step(np.array([a]))
+        assert r[0] == reward and bool(te[0]) == term, f"step {t + 1}: reward, termination"
+        frames, frame = info["episode_frame_number"] - frame, info["episode_frame_number"]
+        if not term or frames >= frameskip - 1:
+            assert np.array_equal(obs[0], want), f"step {t + 1}: observation"
+        if term:
+            break
 
 
 # Gymnasium keeps ALE's own frame_skip at 1 and calls act() once per frame
