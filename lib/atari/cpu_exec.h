@@ -39,11 +39,12 @@
  * PHP), which the bus can then check for first.
  *
  * CPU_EXEC_SPIN(ctx, pc, n), when defined with CPU_EXEC_STOP, is asked
- * at every LDA absolute, its opcode fetched (pc: its operand), whether the
- * instruction starts a wait loop (LDA timer; BNE back to it) whose next
- * iterations the bus can pass over without running them; it returns how
- * many it passed over (at most n; each counts as two instructions), and
- * the LDA then runs as the opcode fetch of the iteration after them.
+ * at every LDA, LDX, LDY and BIT absolute, its opcode fetched (pc: its
+ * operand), whether the instruction starts a wait loop (LDA timer; BNE
+ * back to it, and the like) whose next iterations the bus can pass over
+ * without running them; it returns how many it passed over (at most n;
+ * each counts as two instructions), and the instruction then runs as the
+ * opcode fetch of the iteration after them.
  *
  * CPU_CODE, when defined with CPU_EXEC_STOP (and threaded dispatch, see
  * below), says that the bus can give the instruction stream from host
@@ -260,6 +261,13 @@
  * it wrote: only a write can make CPU_EXEC_STOP true), END_JAM ends the
  * jam.
  */
+/* At a load or BIT absolute, its opcode fetched: the wait loop's
+ * iterations the bus passes over (CPU_EXEC_SPIN), two instructions each. */
+#if defined(CPU_EXEC_SPIN) && defined(CPU_EXEC_STOP)
+#define SPIN() (left -= 2 * CPU_EXEC_SPIN(ctx, PC_GET(), (left - 1) / 2))
+#else
+#define SPIN() ((void)0)
+#endif
 #if defined(CPU_EXEC_STOP) && defined(__GNUC__) && !defined(__CUDA_ARCH__)
 #define CPU_EXEC_THREADED 1
 #define OP(n) L_##n:
@@ -407,11 +415,7 @@ code_map_:
 	OP(0xa9) R_IMM; a = op; SETNZ(a); NEXT;
 	OP(0xa5) R_ZP; a = op; SETNZ(a); NEXT;
 	OP(0xb5) R_ZPX; a = op; SETNZ(a); NEXT;
-	OP(0xad)
-#if defined(CPU_EXEC_SPIN) && defined(CPU_EXEC_STOP)
-		left -= 2 * CPU_EXEC_SPIN(ctx, PC_GET(), (left - 1) / 2);
-#endif
-		R_ABS; a = op; SETNZ(a); NEXT;
+	OP(0xad) SPIN(); R_ABS; a = op; SETNZ(a); NEXT;
 	OP(0xbd) R_ABX; a = op; SETNZ(a); NEXT;
 	OP(0xb9) R_ABY; a = op; SETNZ(a); NEXT;
 	OP(0xa1) R_INX; a = op; SETNZ(a); NEXT;
@@ -419,12 +423,12 @@ code_map_:
 	OP(0xa2) R_IMM; x = op; SETNZ(x); NEXT;
 	OP(0xa6) R_ZP; x = op; SETNZ(x); NEXT;
 	OP(0xb6) R_ZPY; x = op; SETNZ(x); NEXT;
-	OP(0xae) R_ABS; x = op; SETNZ(x); NEXT;
+	OP(0xae) SPIN(); R_ABS; x = op; SETNZ(x); NEXT;
 	OP(0xbe) R_ABY; x = op; SETNZ(x); NEXT;
 	OP(0xa0) R_IMM; y = op; SETNZ(y); NEXT;
 	OP(0xa4) R_ZP; y = op; SETNZ(y); NEXT;
 	OP(0xb4) R_ZPX; y = op; SETNZ(y); NEXT;
-	OP(0xac) R_ABS; y = op; SETNZ(y); NEXT;
+	OP(0xac) SPIN(); R_ABS; y = op; SETNZ(y); NEXT;
 	OP(0xbc) R_ABX; y = op; SETNZ(y); NEXT;
 	OP(0x85) W_ZP; WR_ZP(ea, a); NEXT_W;
 	OP(0x95) W_ZPX; WR_ZP(ea, a); NEXT_W;
@@ -502,7 +506,7 @@ code_map_:
 	OP(0xc4) R_ZP; OP_CMP(y); NEXT;
 	OP(0xcc) R_ABS; OP_CMP(y); NEXT;
 	OP(0x24) R_ZP; goto bit;
-	OP(0x2c) R_ABS;
+	OP(0x2c) SPIN(); R_ABS;
 	bit:
 		nz = ((a & op) ? 1u : 0u) | ((op & 0x80) ? 0x100u : 0u);
 		p = (uint8_t)((p & ~ATARI_CPU_V) | (op & 0x40));
@@ -836,3 +840,4 @@ out_:
 #undef NEXT
 #undef NEXT_W
 #undef END_JAM
+#undef SPIN

@@ -480,15 +480,17 @@ static HOSTDEV BUS_INLINE void bus_write_zp(struct bus *b, uint16_t addr, uint8_
 
 /*
  * Wait loops on the RIOT timer: at pc - 1 the CPU fetched the opcode of
- * `LDA INTIM; BNE *-5` (the loop that most games end their vertical blank
- * and overscan with).  As long as the timer has not reached 0 nor wrapped,
- * an iteration reads the timer without side effect, finds it non-zero and
- * branches back, and its only lasting effect is its 7 cycles: the data
- * bus and the flags are those of the next iteration, which the CPU runs.
- * So pass over all iterations but the one that reads 0 (at most n),
- * adding their cycles, when the loop's 7 bytes (the branch's dummy read
- * included) are in the cartridge window on one page.  Returns the number
- * of iterations passed over.
+ * a read of the timer that a branch back to it tests, the loop that most
+ * games end their vertical blank and overscan with: `LDA INTIM; BNE *-5`
+ * (LDX or LDY too), or `LDA INTIM; BPL *-5` (LDX, LDY or BIT too), which
+ * waits for the timer to wrap.  As long as the timer has not reached 0 nor
+ * wrapped, and for BPL reads below $80, an iteration reads the timer
+ * without side effect, branches back, and its only lasting effect is its
+ * 7 cycles: the data bus, the register and the flags are those of the next
+ * iteration, which the CPU runs.  So pass over all iterations but the one
+ * that reads 0 (at most n), adding their cycles, when the loop's 7 bytes
+ * (the branch's dummy read included) are in the cartridge window on one
+ * page.  Returns the number of iterations passed over.
  */
 static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 {
@@ -496,6 +498,7 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 	const struct bus_map *map = b->map;
 	const uint8_t *w = map->win;
 	const struct atari_riot *r = &map->m->riot;
+	uint8_t load, branch;
 	uint64_t limit;
 	int k;
 
@@ -503,8 +506,11 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 	    ((at ^ (at + 5)) & 0xff00))
 		return 0;
 	addr = w[(at + 1) & map->win_mask] | (uint32_t)w[(at + 2) & map->win_mask] << 8;
+	load = w[at & map->win_mask];
+	branch = w[(at + 3) & map->win_mask];
 	if ((addr & 0x1280) != 0x0280 || (addr & 0x05) != 0x04 ||
-	    w[(at + 3) & map->win_mask] != 0xd0 || w[(at + 4) & map->win_mask] != 0xfb)
+	    w[(at + 4) & map->win_mask] != 0xfb ||
+	    !(branch == 0x10 || (branch == 0xd0 && load != 0x2c)))
 		return 0;
 	/* The first read of the timer is 3 cycles on (atari_riot_read). */
 	timer = r->timer;
@@ -512,7 +518,7 @@ static HOSTDEV BUS_INLINE int bus_spin(struct bus *b, uint16_t pc, int n)
 	if (timer < 2)
 		return 0;
 	limit = (uint64_t)(timer - 1) << r->shift;	/* reads below this are >= 1 */
-	if (delta >= limit)
+	if (delta >= limit || (branch == 0x10 && timer - 1 - (delta >> r->shift) > 0x7f))
 		return 0;
 	k = (int)((limit - delta + 6) / 7 < (uint64_t)n ? (limit - delta + 6) / 7 : (uint64_t)n);
 	b->cycle += 7 * (uint64_t)k;
