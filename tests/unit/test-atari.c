@@ -525,6 +525,94 @@ static void test_pool_and_noops(void)
 	atari_rom_release(&rom);
 }
 
+/*
+ * The timer wait loops the bus passes over (bus_spin in machine.c): each
+ * of `LDA/LDX/LDY INTIM; BNE *-5`, the same with BPL, `BIT INTIM; BPL`,
+ * and `BIT INTIM; BNE` (not passed over: it tests A too), after a timer
+ * set at 1, 8 and 64 cycles a tick with starting values that vary frame
+ * by frame (some with bit 7 set, where BPL falls through at once), called
+ * as subroutines in the cartridge, must run as the same subroutines copied
+ * to RAM, where nothing is passed over: the same cycle count, CPU, RIOT and
+ * TIA after every frame.
+ */
+static size_t spin_program(uint8_t *code, int in_ram)
+{
+	static const uint8_t loads[8] = { 0xad, 0xae, 0xac, 0xad, 0xac, 0x2c, 0xae, 0x2c };
+	static const uint8_t branches[8] = { 0xd0, 0xd0, 0xd0, 0x10, 0x10, 0x10, 0x10, 0xd0 };
+	static const uint8_t boot[] = {
+		0x78, 0xd8, 0xa2, 0xff, 0x9a,		/* SEI CLD LDX #$FF TXS */
+		0xa2, 47, 0xbd, 0x00, 0xf1, 0x95, 0xc0,	/* the routines to $C0 */
+		0xca, 0x10, 0xf8,
+		0xa9, 0x00, 0x85, 0x80,			/* frame counter */
+	};
+	static const uint8_t vsync[] = {
+		0xa9, 0x02, 0x85, 0x00, 0x85, 0x02, 0x85, 0x02, 0x85, 0x02, 0xa9, 0x00, 0x85, 0x00,
+	};
+	size_t n = 0;
+	uint16_t frame;
+
+	memcpy(code, boot, sizeof(boot));
+	n = sizeof(boot);
+	frame = (uint16_t)(0xf000 + n);
+	memcpy(code + n, vsync, sizeof(vsync));
+	n += sizeof(vsync);
+	for (int k = 0; k < 8; k++) {
+		uint16_t at = (uint16_t)((in_ram ? 0x00c0 : 0xf100) + 6 * k);
+		const uint8_t call[] = {
+			0xa5, 0x80, 0x49, (uint8_t)(k * 29 + 3),	/* LDA $80 EOR #.. */
+			0x8d, (uint8_t)(0x94 + k % 3), 0x02,	/* STA TIM1T/8T/64T */
+			0xa9, 0x01,				/* LDA #1 */
+			0x20, (uint8_t)at, (uint8_t)(at >> 8),	/* JSR */
+		};
+
+		memcpy(code + n, call, sizeof(call));
+		n += sizeof(call);
+		/* The routine at $F100 + 6k: load INTIM; branch back; RTS. */
+		code[0x100 + 6 * k] = loads[k];
+		code[0x101 + 6 * k] = 0x84;
+		code[0x102 + 6 * k] = 0x02;
+		code[0x103 + 6 * k] = branches[k];
+		code[0x104 + 6 * k] = 0xfb;
+		code[0x105 + 6 * k] = 0x60;
+	}
+	code[n++] = 0xe6;	/* INC $80 */
+	code[n++] = 0x80;
+	code[n++] = 0x4c;	/* JMP frame */
+	code[n++] = (uint8_t)frame;
+	code[n++] = (uint8_t)(frame >> 8);
+	return 0x100 + 6 * 8;
+}
+
+static void test_spin(void)
+{
+	static struct atari_machine m[2];
+	struct core_error err = CORE_ERROR_INIT;
+	struct atari_rom rom[2] = { ATARI_ROM_INIT, ATARI_ROM_INIT };
+	int same = 1, frames = 0;
+
+	for (int i = 0; i < 2; i++) {
+		uint8_t code[0x200] = { 0 };
+		size_t len = spin_program(code, i);
+		uint8_t *img = image(4096, code, len);
+
+		if (atari_rom_load_mem(&rom[i], img, 4096, 0, &err) < 0)
+			abort();
+		free(img);
+		atari_machine_power_on(&m[i], &rom[i]);
+	}
+	for (int f = 0; f < 300 && same; f++) {
+		for (int i = 0; i < 2; i++)
+			atari_machine_frame(&m[i], &rom[i], NULL);
+		same = m[0].cycle == m[1].cycle && !memcmp(&m[0].cpu, &m[1].cpu, sizeof(m[0].cpu)) &&
+		       !memcmp(&m[0].riot, &m[1].riot, sizeof(m[0].riot)) &&
+		       !memcmp(&m[0].tia, &m[1].tia, sizeof(m[0].tia));
+		frames += same;
+	}
+	TEST_OK(same, "spin: timer wait loops passed over run as when run (%d frames alike)", frames);
+	for (int i = 0; i < 2; i++)
+		atari_rom_release(&rom[i]);
+}
+
 static void test_bad_roms(void)
 {
 	struct core_error err = CORE_ERROR_INIT;
@@ -830,6 +918,7 @@ int main(void)
 	test_resize();
 	test_env();
 	test_pool_and_noops();
+	test_spin();
 	test_bad_roms();
 	test_fuzz();
 	return test_done();
