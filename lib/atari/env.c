@@ -169,6 +169,12 @@ static HOSTDEV void env_press_select(struct atari_env *e, const struct atari_rom
 	e->frame++;
 }
 
+/* ALE's game_over(): the game ended, or the frame cap cut the episode. */
+static HOSTDEV int env_over(const struct atari_env *e)
+{
+	return e->gs.terminal || e->truncated;
+}
+
 /*
  * ALE's act() with its frame_skip of 1, as Gymnasium drives it (which
  * repeats act() itself for its frameskip): one frame of `action`, or of
@@ -183,7 +189,7 @@ static HOSTDEV int env_ale_act(struct atari_env *e, const struct atari_rom *rom,
 		e->action[0] = (uint8_t)action;
 	for (int p = atari_game_sticky_draws(g, e->mode); p > 1; p--)
 		(void)atari_mt_unit(&e->rng);
-	if (e->gs.terminal || e->truncated)
+	if (env_over(e))
 		return 0;
 	env_emulate(e, rom, g, cfg, e->action[0], 0, 1, fb);
 	e->episode_frame++;
@@ -331,7 +337,7 @@ HOSTDEV void atari_env_reset(struct atari_env *e, const struct atari_rom *rom,
 
 		for (int i = 0; i < n; i++) {
 			(void)env_ale_act(e, rom, g, cfg, ATARI_NOOP, fb);
-			if (e->gs.terminal || e->truncated)
+			if (env_over(e))
 				env_ale_reset(e, rom, g, cfg, fb);
 		}
 	}
@@ -350,7 +356,7 @@ HOSTDEV int atari_env_lives(const struct atari_env *e)
 
 HOSTDEV int atari_env_terminal(const struct atari_env *e, const struct atari_env_config *cfg)
 {
-	return e->gs.terminal || e->truncated || e->life_lost;
+	return env_over(e) || e->life_lost;
 }
 
 /* The frames of a step, the first `undrawn` of them not drawn. */
@@ -637,6 +643,9 @@ struct across_rows {
 	const float *row[AREA_K];
 	int have;	/* the last input row done */
 	int made;	/* rows computed */
+	/* The row pooled, padded with zeros: the last output pixels' zero
+	 * weights, and the shuffles' loads, fall past it. */
+	uint8_t pooled[ATARI_SCREEN_WIDTH + 16];
 };
 
 /* Input row r (across_rows), done once. */
@@ -659,13 +668,10 @@ static HOSTDEV const float *across_row(const uint8_t *cur, const uint8_t *prev,
 		return a->row[r % AREA_K] = a->row[(r - 1) % AREA_K];
 
 	float *x = a->made_rows[a->made++ % AREA_K];
-	/* Padded: the last output pixels' zero weights, and the shuffles'
-	 * loads, fall past the row. */
-	uint8_t row[ATARI_SCREEN_WIDTH + 16];
+	const uint8_t *row = a->pooled;
 
 	a->row[r % AREA_K] = x;
-	pool_row(c, p, lut, row, ATARI_SCREEN_WIDTH);
-	memset(row + ATARI_SCREEN_WIDTH, 0, 16);
+	pool_row(c, p, lut, a->pooled, ATARI_SCREEN_WIDTH);
 #if OBSERVE_SSE
 	if (__builtin_cpu_supports("ssse3")) {
 		across_ssse3(row, ax, sh, x);
@@ -740,6 +746,7 @@ static HOSTDEV void observe_resized(const uint8_t *cur, const uint8_t *prev, con
 
 	a.have = -1;
 	a.made = 0;
+	memset(a.pooled + ATARI_SCREEN_WIDTH, 0, sizeof(a.pooled) - ATARI_SCREEN_WIDTH);
 
 	for (int oy = 0; oy < 84; oy++) {
 		for (int j = 0; j < ay->count[oy]; j++) {

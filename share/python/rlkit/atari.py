@@ -119,9 +119,9 @@ class VectorEnv(gym.vector.VectorEnv):
     obs_type: "grayscale", "rgb" or "ram".
     resize: (84, 84) (area averaging over the whole screen, to the bit as
         OpenCV's INTER_AREA, which AtariPreprocessing and EnvPool use) or
-        None for the whole screen: as many rows as ALE's getScreenDims gives the
-        game (210 for most, 250 for PAL games, 214 for Carnival, 220 for
-        Pooyan, 230 for Journey Escape), 160 pixels wide.
+        None for the whole screen: as many rows as ALE's getScreenDims
+        gives the game (210 for most, 250 for PAL games, 214 for Carnival,
+        220 for Pooyan, 230 for Journey Escape), 160 pixels wide.
     maxpool: the pixel-wise maximum of the last two frames of a step (a
         reset, and a step of one frame, show their last frame alone): with
         noop_max=0 and no sticky actions every observation equals

@@ -36,6 +36,11 @@ def as_gymnasium_drives(ale, game, mode, seed):
     return ale
 
 
+def ale_v5_id(game):
+    """Gymnasium's id of ale-py's v5 environment of game ("ALE/MsPacman-v5")."""
+    return "ALE/" + "".join(w.capitalize() for w in game.split("_")) + "-v5"
+
+
 def test_the_verified_games_are_many():
     assert len(GAMES) >= 30
 
@@ -135,8 +140,7 @@ def test_as_gymnasium_atari_preprocessing(game, frameskip, obs_type):
     gym.register_envs(ale_py)
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     ref = gym.wrappers.AtariPreprocessing(
-        gym.make("ALE/" + "".join(w.capitalize() for w in game.split("_")) + "-v5",
-                 frameskip=1, repeat_action_probability=0.0),
+        gym.make(ale_v5_id(game), frameskip=1, repeat_action_probability=0.0),
         noop_max=0, frame_skip=frameskip, screen_size=84,
         grayscale_obs=obs_type == "grayscale")
     env = ra.VectorEnv(game, 1, frameskip=frameskip, repeat_action_probability=0, noop_max=0,
@@ -193,7 +197,7 @@ def test_seeded_like_gymnasium_atari_env(game):
     gym = pytest.importorskip("gymnasium")
     gym.register_envs(ale_py)
     ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
-    name = "ALE/" + "".join(w.capitalize() for w in game.split("_")) + "-v5"
+    name = ale_v5_id(game)
     refs = [gym.make(name, obs_type="grayscale") for _ in range(2)]
     ref_obs = [r.reset(seed=11 + i)[0] for i, r in enumerate(refs)]
     env = ra.VectorEnv(game, 2, obs_type="grayscale", resize=None, maxpool=False,
