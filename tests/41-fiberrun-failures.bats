@@ -169,6 +169,53 @@ SH
 	[ "$(sort out.jsonl)" = "$(sort log.jsonl)" ]
 }
 
+# rx_waiting PID N: at least N of PID's TCP connections hold bytes it has
+# not read (/proc/net/tcp's rx_queue, matched by the sockets' inodes).
+rx_waiting() {
+	local inodes
+	inodes=" $(find /proc/"$1"/fd -lname 'socket:*' -printf '%l\n' 2> /dev/null | tr -dc '0-9\n' | tr '\n' ' ')"
+	[ "$(awk -v inodes="$inodes" 'FNR > 1 && $4 == "01" && index(inodes, " " $10 " ") &&
+		substr($5, index($5, ":") + 1) != "00000000" { n++ } END { print n + 0 }' \
+		/proc/net/tcp /proc/net/tcp6 2> /dev/null)" -ge "$2" ]
+}
+
+stopped() {
+	grep -q '^State:[[:space:]]*T' "/proc/$1/status"
+}
+
+@test "--pool: SIGINT read in the same batch of events as results it makes stale: exit 130" {
+	# Each task past the 100th waits at a FIFO: the workers are idle, then
+	# all answer at once while the master is stopped with SIGINT pending,
+	# so that it reads the signal first and the results of workers it has
+	# just closed after.
+	mkfifo gate
+	cat > worker.sh <<SH
+$LOG_PIDS
+while read -r n; do
+	if [ "\$n" -gt 100 ]; then echo "\$\$" >> blocked; read -r _ < gate; fi
+	echo "\$n"
+done
+SH
+	seq 100000 > tasks
+	fiberrun --pool --protocol lines --lines -n 8 -j log.jsonl -- sh worker.sh < tasks > out.jsonl 2> err.txt &
+	master=$!
+	wait_lines blocked 8
+	kill -STOP $master
+	wait_for stopped $master
+	kill -INT $master
+	# Open the gate once: each worker answers its task and waits at the next.
+	exec 9> gate
+	exec 9>&-
+	wait_lines blocked 16
+	wait_for rx_waiting $master 8
+	kill -CONT $master
+	rc=0
+	wait $master || rc=$?
+	[ "$rc" -eq 130 ] || { echo "exit $rc"; cat err.txt; false; }
+	wait_gone $(all_pids)
+	[ "$(sort out.jsonl)" = "$(sort log.jsonl)" ]
+}
+
 @test "--pool: when the master is killed, every worker and agent exits" {
 	# The sleep is the work: workers are busy when the master dies.
 	cat > worker.sh <<SH

@@ -23,7 +23,25 @@ void pool_conn_close(struct pool *p, struct conn *c)
 	free(c->body_own);
 	if (c->w)
 		c->w->c = NULL;
-	free(c);
+	/*
+	 * Not freed yet: the batch of events in hand may name it further on
+	 * (a signal or another connection's event closed it).
+	 */
+	c->ev.kind = EV_CLOSED;
+	c->fd = -1;
+	c->w = NULL;
+	c->next = p->closed;
+	p->closed = c;
+}
+
+void pool_conn_free_closed(struct pool *p)
+{
+	while (p->closed) {
+		struct conn *c = p->closed;
+
+		p->closed = c->next;
+		free(c);
+	}
 }
 
 int pool_conn_put_task(struct conn *c, const struct fiber_task *t)

@@ -60,7 +60,8 @@
 /* Starts per turn of the loop, so that handshakes are served meanwhile. */
 #define STARTS_PER_TURN 16
 
-enum { EV_LISTEN = 1, EV_INPUT, EV_SIGNAL, EV_CONN };
+/* EV_CLOSED: a connection closed while events for it may still be in hand. */
+enum { EV_LISTEN = 1, EV_INPUT, EV_SIGNAL, EV_CONN, EV_CLOSED };
 enum { W_IDLE, W_STARTING, W_READY, W_STOPPING, W_GONE };
 
 struct ev {
@@ -131,6 +132,7 @@ struct pool {
 	long want;		/* workers wanted now: -n, or the hosts file's slots */
 	long live_slots;
 	struct conn *pending;
+	struct conn *closed;	/* closed, freed once no event can name them */
 	long npending;
 	pid_t *kids;
 	size_t nkids, kids_cap;
@@ -182,6 +184,7 @@ void pool_fail_waiting(struct pool *p);
 /* pool-conn.c: unauthenticated connections, admission, the handshake. */
 void pool_pending_unlink(struct pool *p, struct conn *c);
 void pool_conn_close(struct pool *p, struct conn *c);
+void pool_conn_free_closed(struct pool *p);
 int pool_conn_flush(struct pool *p, struct conn *c);
 /* Queue a TASK frame of t on c: 0, -EBUSY (c is still sending a long body), -ENOMEM. */
 int pool_conn_put_task(struct conn *c, const struct fiber_task *t);

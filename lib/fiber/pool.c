@@ -282,6 +282,7 @@ static void pool_teardown(struct pool *p)
 	}
 	while (p->pending)
 		pool_conn_close(p, p->pending);
+	pool_conn_free_closed(p);
 	fiber_taskq_release(&p->q);
 	free(p->w);
 	free(p->done);
@@ -360,9 +361,10 @@ int fiber_pool_run(const struct fiber_pool_opts *o, struct fiber_pool_stats *sta
 				p.in_ready = 1;
 			else if (e->kind == EV_SIGNAL)
 				pool_on_signal(&p);
-			else if (!p.stopping)
+			else if (e->kind == EV_CONN && !p.stopping)
 				pool_conn_event(&p, (struct conn *)e, ev[i].events);
 		}
+		pool_conn_free_closed(&p);
 		p.backlog = 0;
 		pool_tick(&p);
 		/*
