@@ -192,8 +192,14 @@ stopped() {
 	cat > worker.sh <<SH
 $LOG_PIDS
 while read -r n; do
-	if [ "\$n" -gt 100 ]; then echo "\$\$" >> blocked; read -r _ < gate; fi
-	echo "\$n"
+	if [ "\$n" -gt 100 ]; then
+		echo "\$\$" >> blocked
+		read -r _ < gate
+		echo "\$n"
+		echo "\$\$" >> answered
+	else
+		echo "\$n"
+	fi
 done
 SH
 	seq 100000 > tasks
@@ -203,10 +209,11 @@ SH
 	kill -STOP $master
 	wait_for stopped $master
 	kill -INT $master
-	# Open the gate once: each worker answers its task and waits at the next.
+	# Open the gate once: each worker answers its task, and the master's
+	# sockets hold the answers.
 	exec 9> gate
 	exec 9>&-
-	wait_lines blocked 16
+	wait_lines answered 8
 	wait_for rx_waiting $master 8
 	kill -CONT $master
 	rc=0
