@@ -668,10 +668,10 @@ static HOSTDEV const float *across_row(const uint8_t *cur, const uint8_t *prev,
 		return a->row[r % AREA_K] = a->row[(r - 1) % AREA_K];
 
 	float *x = a->made_rows[a->made++ % AREA_K];
-	const uint8_t *row = a->pooled;
+	uint8_t *row = a->pooled;
 
 	a->row[r % AREA_K] = x;
-	pool_row(c, p, lut, a->pooled, ATARI_SCREEN_WIDTH);
+	pool_row(c, p, lut, row, ATARI_SCREEN_WIDTH);
 #if OBSERVE_SSE
 	if (__builtin_cpu_supports("ssse3")) {
 		across_ssse3(row, ax, sh, x);

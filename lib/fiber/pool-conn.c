@@ -29,7 +29,6 @@ void pool_conn_close(struct pool *p, struct conn *c)
 	 */
 	c->ev.kind = EV_CLOSED;
 	c->fd = -1;
-	c->w = NULL;
 	c->next = p->closed;
 	p->closed = c;
 }

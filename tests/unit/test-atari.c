@@ -548,12 +548,10 @@ static size_t spin_program(uint8_t *code, int in_ram)
 	static const uint8_t vsync[] = {
 		0xa9, 0x02, 0x85, 0x00, 0x85, 0x02, 0x85, 0x02, 0x85, 0x02, 0xa9, 0x00, 0x85, 0x00,
 	};
-	size_t n = 0;
-	uint16_t frame;
+	size_t n = sizeof(boot);
+	uint16_t frame = (uint16_t)(0xf000 + n);
 
 	memcpy(code, boot, sizeof(boot));
-	n = sizeof(boot);
-	frame = (uint16_t)(0xf000 + n);
 	memcpy(code + n, vsync, sizeof(vsync));
 	n += sizeof(vsync);
 	for (int k = 0; k < 8; k++) {
